@@ -1,0 +1,68 @@
+"""Attention assembled from the steps: one head, many heads, and a fixture's whole layer."""
+
+import numpy as np
+
+from macros.engine import steps
+from macros.engine.trace import HeadTrace, Trace
+
+
+def attend(Q, K, V, causal=False):
+    """A single head given its queries, keys and values: steps 2 to 6."""
+    scores = steps.score(Q, K)  # (n_q, n_k)
+    factor = steps.scale_factor(Q.shape[1])
+    scaled = steps.scale(scores, factor)  # (n_q, n_k)
+    visible = steps.visibility(*scores.shape, causal)  # (n_q, n_k)
+    parts = steps.stable_softmax(scaled, visible)
+    output = steps.weigh_values(parts.weights, V)  # (n_q, d_v)
+    return HeadTrace(
+        Q,
+        K,
+        V,
+        scores,
+        factor,
+        scaled,
+        visible,
+        parts.shift,
+        parts.exps,
+        parts.sums,
+        parts.weights,
+        output,
+        parts.plain_exps,
+        parts.plain_sums,
+    )
+
+
+def combine(heads, W_O=None):
+    """Steps 7 and 8: concatenate the heads and apply W_O (identity when absent)."""
+    concat = steps.concatenate([head.output for head in heads])  # (n_q, h * d_v)
+    if W_O is None:
+        W_O = np.eye(concat.shape[1])
+    return Trace(tuple(heads), concat, W_O, steps.output_projection(concat, W_O))
+
+
+def self_attention(X, projections, causal=False, W_O=None):
+    """Each head projects the same X with its own (W_Q, W_K, W_V): step 1, then attend."""
+    heads = [
+        attend(steps.project(X, W_Q), steps.project(X, W_K), steps.project(X, W_V), causal)
+        for W_Q, W_K, W_V in projections
+    ]
+    return combine(heads, W_O)
+
+
+def split_columns(M, n_heads):
+    """Head i takes the i-th equal slice of the columns: multi-head attention's split."""
+    return np.split(M, n_heads, axis=1)  # (n, d) -> n_heads x (n, d / n_heads)
+
+
+def split_attention(Q, K, V, n_heads=1, causal=False, W_O=None):
+    """Queries, keys and values given directly, cut into n_heads equal column slices."""
+    slices = zip(*(split_columns(M, n_heads) for M in (Q, K, V)), strict=True)
+    return combine([attend(q, k, v, causal) for q, k, v in slices], W_O)
+
+
+def run(fixture):
+    """A validated fixture's whole layer, whichever form the fixture is written in."""
+    if fixture.X is not None:
+        projections = [(head.W_Q, head.W_K, head.W_V) for head in fixture.heads]
+        return self_attention(fixture.X, projections, fixture.causal, fixture.W_O)
+    return split_attention(fixture.Q, fixture.K, fixture.V, fixture.n_heads, fixture.causal, fixture.W_O)

@@ -1,0 +1,18 @@
+"""Errors an author can act on: each names the file, the place in it and what was wrong."""
+
+
+class LessonError(Exception):
+    """Any mistake in a lesson's fixture or template. Its text is the whole message."""
+
+
+class FixtureError(LessonError):
+    """A fixture field that is missing, unknown or not of the expected form."""
+
+    def __init__(self, file, path, expected, found):
+        self.file, self.path, self.expected, self.found = file, path, expected, found
+        where = f"{file}: {path}" if path else str(file)
+        super().__init__(f"{where}: expected {expected}, got {found}")
+
+
+class ClaimError(LessonError):
+    """A sentence of a lesson that the computed numbers no longer support."""

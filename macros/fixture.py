@@ -1,0 +1,291 @@
+"""Load a lesson's fixture.yaml and check every field before the engine sees it.
+
+Two forms are accepted. Self-attention: X (n × d_model) and per-head projections.
+Given directly: Q, K and V, optionally cut into n_heads equal column slices. Either form
+may start from another lesson's fixture with ``extends: <slug>`` and override fields.
+Nothing is defaulted silently: an unknown key is an error, since a typo must not fall
+back to a default.
+"""
+
+import difflib
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from macros.errors import FixtureError
+
+SELF_FIELDS = {"tokens", "X", "causal", "heads", "W_O", "extends"}
+DIRECT_FIELDS = {"Q", "K", "V", "n_heads", "causal", "W_O", "query_labels", "key_labels", "extends"}
+HEAD_FIELDS = ("W_Q", "W_K", "W_V")
+
+
+@dataclass(frozen=True)
+class Projections:
+    W_Q: np.ndarray  # (d_model, d_k)
+    W_K: np.ndarray  # (d_model, d_k)
+    W_V: np.ndarray  # (d_model, d_v)
+
+
+@dataclass(frozen=True)
+class Fixture:
+    """A validated fixture: the lesson's numbers, in the math's own names."""
+
+    path: str
+    causal: bool
+    W_O: np.ndarray | None  # (h · d_v, d_out); None means identity
+    X: np.ndarray | None = None  # (n, d_model)
+    heads: tuple = ()  # of Projections
+    Q: np.ndarray | None = None  # (n_q, d_k · n_heads)
+    K: np.ndarray | None = None  # (n_k, d_k · n_heads)
+    V: np.ndarray | None = None  # (n_k, d_v · n_heads)
+    n_heads: int = 1
+    query_labels: tuple = ()
+    key_labels: tuple = ()
+
+    @property
+    def tokens(self):
+        """Self-attention labels one row of X per token; queries and keys share them."""
+        return self.key_labels
+
+
+# ---------------------------------------------------------------- reading YAML
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """A YAML loader that refuses a key written twice instead of keeping the last one."""
+
+
+def _no_duplicate_keys(loader, node, deep=False):
+    seen = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            line = key_node.start_mark.line + 1
+            raise yaml.constructor.ConstructorError(None, None, f"field {key!r} is written twice (line {line})")
+        seen.add(key)
+    return loader.construct_mapping(node, deep)
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _no_duplicate_keys)
+
+
+def read_yaml(file):
+    """The raw mapping in a fixture file, or a FixtureError naming the line of a YAML mistake."""
+    try:
+        text = Path(file).read_text(encoding="utf-8")
+    except OSError as error:
+        raise FixtureError(file, "", "a readable fixture file", error.strerror or str(error)) from None
+    try:
+        data = yaml.load(text, Loader=_StrictLoader)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(error, "problem", None) or str(error)
+        raise FixtureError(file, where, "well-formed YAML", problem) from None
+    if not isinstance(data, dict):
+        raise FixtureError(file, "", "a mapping of fields (X, heads, ... or Q, K, V)", describe(data))
+    return data
+
+
+# ---------------------------------------------------------------- describing what was found
+
+
+def describe(value):
+    """A short, YAML-flavoured description of a value for an error message."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, list):
+        return f"a list of {len(value)}" if value else "an empty list"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, float) and not math.isfinite(value):
+        return {True: ".nan"}.get(math.isnan(value), ".inf" if value > 0 else "-.inf")
+    return repr(value)
+
+
+def shape_text(rows, cols):
+    return f"{rows}×{cols}"
+
+
+# ---------------------------------------------------------------- checking fields
+
+
+class Checker:
+    """Checks one fixture file; every error names that file and the field's path."""
+
+    def __init__(self, file):
+        self.file = file
+
+    def fail(self, path, expected, found):
+        raise FixtureError(self.file, path, expected, found)
+
+    def fields(self, data, path, allowed, required):
+        for key in data:
+            if key not in allowed:
+                close = difflib.get_close_matches(str(key), sorted(allowed), n=1)
+                hint = f" (did you mean {close[0]}?)" if close else ""
+                self.fail(f"{path}{key}", f"one of the fields {', '.join(sorted(allowed))}", f"an unknown field{hint}")
+        for key in required:
+            if key not in data:
+                self.fail(f"{path}{key}", "this field", "nothing: it is missing")
+
+    def number(self, value, path):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            self.fail(path, "a number", describe(value))
+        if not math.isfinite(value):
+            self.fail(path, "a finite number", describe(value))
+        return float(value)
+
+    def matrix(self, value, path, shape=None, meaning=""):
+        """A non-empty rectangular list of rows of finite numbers, of ``shape`` when given."""
+        if not isinstance(value, list) or not value:
+            self.fail(path, "a matrix written as a list of rows", describe(value))
+        rows = []
+        for i, row in enumerate(value):
+            if not isinstance(row, list) or not row:
+                self.fail(f"{path}[{i}]", "a row: a non-empty list of numbers", describe(row))
+            if rows and len(row) != len(rows[0]):
+                self.fail(f"{path}[{i}]", f"{len(rows[0])} numbers like row 0", f"{len(row)}")
+            rows.append([self.number(x, f"{path}[{i}][{j}]") for j, x in enumerate(row)])
+        array = np.array(rows, dtype=np.float64)
+        if shape is not None and array.shape != shape:
+            detail = f" ({meaning})" if meaning else ""
+            self.fail(path, f"a {shape_text(*shape)} matrix{detail}", shape_text(*array.shape))
+        return array
+
+    def boolean(self, value, path):
+        if not isinstance(value, bool):
+            self.fail(path, "true or false", describe(value))
+        return value
+
+    def labels(self, value, path, count, of):
+        if not isinstance(value, list) or not all(isinstance(x, str | int) and not isinstance(x, bool) for x in value):
+            self.fail(path, "a list of labels (text)", describe(value))
+        if len(value) != count:
+            self.fail(path, f"{count} labels, one per {of}", f"{len(value)}")
+        return tuple(str(x) for x in value)
+
+    def positive_int(self, value, path):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            self.fail(path, "a whole number of at least 1", describe(value))
+        return value
+
+    def output_projection(self, data, rows, cols=None):
+        """W_O maps the concatenated heads (rows wide) to the output; identity when absent."""
+        if "W_O" not in data:
+            return None
+        W_O = self.matrix(data["W_O"], "W_O")
+        expected_cols = W_O.shape[1] if cols is None else cols
+        if W_O.shape != (rows, expected_cols):
+            meaning = "heads · d_v × d_model" if cols is not None else "heads · d_v rows"
+            self.fail("W_O", f"a {shape_text(rows, expected_cols)} matrix ({meaning})", shape_text(*W_O.shape))
+        return W_O
+
+
+# ---------------------------------------------------------------- the two forms
+
+
+def check_self_attention(check, data):
+    check.fields(data, "", SELF_FIELDS, ("X", "heads"))
+    X = check.matrix(data["X"], "X")
+    n, d_model = X.shape
+    heads = data["heads"]
+    if not isinstance(heads, list) or not heads:
+        check.fail("heads", "a list with one entry (W_Q, W_K, W_V) per head", describe(heads))
+    projections = [check_head(check, head, f"heads[{i}]", d_model) for i, head in enumerate(heads)]
+    d_v_total = sum(p.W_V.shape[1] for p in projections)
+    tokens = check.labels(data["tokens"], "tokens", n, "row of X") if "tokens" in data else ()
+    return Fixture(
+        path=str(check.file),
+        causal=check.boolean(data.get("causal", False), "causal"),
+        W_O=check.output_projection(data, d_v_total, d_model),
+        X=X,
+        heads=tuple(projections),
+        query_labels=tokens,
+        key_labels=tokens,
+    )
+
+
+def check_head(check, head, path, d_model):
+    if not isinstance(head, dict):
+        check.fail(path, "a mapping with W_Q, W_K and W_V", describe(head))
+    check.fields(head, f"{path}.", set(HEAD_FIELDS), HEAD_FIELDS)
+    W_Q = check.matrix(head["W_Q"], f"{path}.W_Q")
+    if W_Q.shape[0] != d_model:
+        check.fail(f"{path}.W_Q", f"a matrix with {d_model} rows (d_model)", shape_text(*W_Q.shape))
+    d_k = W_Q.shape[1]
+    W_K = check.matrix(head["W_K"], f"{path}.W_K", (d_model, d_k), "d_model × d_k")
+    W_V = check.matrix(head["W_V"], f"{path}.W_V")
+    if W_V.shape[0] != d_model:
+        check.fail(f"{path}.W_V", f"a matrix with {d_model} rows (d_model × d_v)", shape_text(*W_V.shape))
+    return Projections(W_Q, W_K, W_V)
+
+
+def check_direct(check, data):
+    check.fields(data, "", DIRECT_FIELDS, ("Q", "K", "V"))
+    Q = check.matrix(data["Q"], "Q")
+    K = check.matrix(data["K"], "K")
+    if K.shape[1] != Q.shape[1]:
+        check.fail("K", f"rows of {Q.shape[1]} numbers, as wide as Q (d_k)", shape_text(*K.shape))
+    V = check.matrix(data["V"], "V")
+    if V.shape[0] != K.shape[0]:
+        check.fail("V", f"{K.shape[0]} rows, one value per key", shape_text(*V.shape))
+    n_heads = check.positive_int(data.get("n_heads", 1), "n_heads")
+    for name, width in (("Q", Q.shape[1]), ("V", V.shape[1])):
+        if width % n_heads:
+            check.fail("n_heads", f"a number of heads that divides the width of {name} ({width})", str(n_heads))
+    causal = check.boolean(data.get("causal", False), "causal")
+    if causal and Q.shape[0] != K.shape[0]:
+        check.fail("causal", "false when there are not as many queries as keys", "true")
+    return Fixture(
+        path=str(check.file),
+        causal=causal,
+        W_O=check.output_projection(data, V.shape[1]),
+        Q=Q,
+        K=K,
+        V=V,
+        n_heads=n_heads,
+        query_labels=check.labels(data["query_labels"], "query_labels", Q.shape[0], "query")
+        if "query_labels" in data
+        else (),
+        key_labels=check.labels(data["key_labels"], "key_labels", K.shape[0], "key") if "key_labels" in data else (),
+    )
+
+
+# ---------------------------------------------------------------- entry point
+
+
+def merged_data(file, seen=()):
+    """The fixture's fields, on top of the fields of the lesson it extends, if any."""
+    data = read_yaml(file)
+    if "extends" not in data:
+        return data
+    parent = data.pop("extends")
+    parent_file = Path(file).parent.parent / str(parent) / "fixture.yaml"
+    if not isinstance(parent, str) or not parent_file.is_file():
+        raise FixtureError(
+            file, "extends", "the folder name of another lesson that has a fixture.yaml", describe(parent)
+        )
+    if parent_file.resolve() in seen:
+        raise FixtureError(file, "extends", "a chain of lessons that ends", "a loop back to " + repr(parent))
+    return {**merged_data(parent_file, (*seen, Path(file).resolve())), **data}
+
+
+def load(file):
+    """A validated Fixture from ``file``, or a FixtureError that says what to fix."""
+    data = merged_data(file)
+    check = Checker(file)
+    if "X" in data and "Q" in data:
+        check.fail("Q", "either X with heads (self-attention) or Q, K and V (given directly)", "both forms")
+    if "X" in data or "heads" in data:
+        return check_self_attention(check, data)
+    if "Q" in data or "K" in data or "V" in data:
+        return check_direct(check, data)
+    check.fail("", "X with heads (self-attention), or Q, K and V (given directly)", "neither")
