@@ -1,0 +1,54 @@
+# Two commands on a fresh machine: `make serve` and `make test`.
+# Both build .venv/ from the pinned requirements.txt first; nothing is installed by hand.
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+KATEX_VERSION := 0.16.25
+KATEX_DIR := docs/assets/vendor/katex
+
+.PHONY: serve build test lint golden bench browser vendor-katex clean
+
+$(STAMP): requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $(STAMP)
+
+# Live preview: rebuilds on edits to docs/, lessons/ and macros/; errors show on the page.
+serve: $(STAMP)
+	STRICT=false $(PY) -m mkdocs serve --livereload
+
+# The static site in site/, built strictly; a failed build leaves the previous site/ alone.
+build: $(STAMP)
+	rm -rf site.tmp
+	STRICT=true $(PY) -m mkdocs build --quiet --site-dir site.tmp
+	rm -rf site && mv site.tmp site
+
+test: $(STAMP) lint
+	$(PY) -m pytest -q
+
+lint: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+# Rewrite the reviewed record of every lesson's published values; review with git diff.
+golden: $(STAMP)
+	$(PY) -m macros golden
+
+bench: $(STAMP)
+	$(PY) bench/build_time.py
+
+# KaTeX is vendored (no CDN): this recreates docs/assets/vendor/katex from the npm registry.
+vendor-katex:
+	rm -rf $(KATEX_DIR) /tmp/katex-vendor && mkdir -p $(KATEX_DIR)/fonts /tmp/katex-vendor
+	cd /tmp/katex-vendor && npm pack katex@$(KATEX_VERSION) --silent && tar xzf katex-$(KATEX_VERSION).tgz
+	cp /tmp/katex-vendor/package/dist/katex.min.js /tmp/katex-vendor/package/LICENSE $(KATEX_DIR)/
+	cp /tmp/katex-vendor/package/dist/fonts/*.woff2 $(KATEX_DIR)/fonts/
+	sed -E 's/,url\(fonts\/[^)]*\.woff\) format\("woff"\),url\(fonts\/[^)]*\.ttf\) format\("truetype"\)//g' \
+		/tmp/katex-vendor/package/dist/katex.min.css > $(KATEX_DIR)/katex.min.css
+	echo "KaTeX $(KATEX_VERSION) from the npm registry; only the woff2 fonts are kept." > $(KATEX_DIR)/VERSION
+
+clean:
+	rm -rf site site.tmp bench/out .pytest_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""The only place numbers become text: prose, tables and LaTeX share one formatter."""

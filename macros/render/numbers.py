@@ -1,0 +1,55 @@
+"""One number formatter for prose, tables and LaTeX.
+
+The rule, applied to a group of values shown together (a row, a matrix, a vector): if
+every value is a whole number they are written as integers (inputs, raw dot products,
+the scale 1/sqrt(1) = 1); otherwise every value gets the lesson's number of decimals
+(so e^0 in a row of exponentials is 1.0000, lined up with its neighbours).
+"""
+
+import numpy as np
+
+MINUS = "\u2212"  # the typographic minus sign, for text; LaTeX gets "-" and typesets its own
+WHOLE_TOLERANCE = 1e-12
+
+
+def is_whole(values):
+    """True when every value is an integer up to float noise (e.g. sqrt(2)**2 - 2)."""
+    values = np.asarray(values, dtype=float)
+    return bool(np.all(np.abs(values - np.round(values)) <= WHOLE_TOLERANCE))
+
+
+def as_shown(values, places):
+    """The values a reader sees, as numbers: rounded to the displayed decimals."""
+    return np.round(np.asarray(values, dtype=float), places)
+
+
+def _digits(value, places):
+    text = f"{value:.{places}f}"
+    if float(text) == 0.0:  # never print -0.000
+        text = text.lstrip("-")
+    return text
+
+
+def format_number(value, places, minus=MINUS, whole=None):
+    """One value as text; ``whole`` forces or forbids integer form (None: decide from the value)."""
+    value = float(value)
+    if not np.isfinite(value):
+        return "∞" if value > 0 else f"{minus}∞"
+    whole = is_whole(value) if whole is None else whole
+    text = _digits(value, 0 if whole else places)
+    return text.replace("-", minus)
+
+
+def format_values(values, places, minus=MINUS):
+    """A group of values as texts, all in one form: all integers, or all with ``places`` decimals."""
+    values = np.asarray(values, dtype=float)
+    whole = is_whole(values)
+    return [format_number(v, places, minus, whole) for v in values.ravel()]
+
+
+def format_rows(matrix, places, minus=MINUS):
+    """A matrix as rows of texts, one form for the whole matrix."""
+    matrix = np.atleast_2d(np.asarray(matrix, dtype=float))
+    texts = format_values(matrix, places, minus)
+    width = matrix.shape[1]
+    return [texts[i : i + width] for i in range(0, len(texts), width)]

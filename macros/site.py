@@ -1,0 +1,105 @@
+"""Wiring between mkdocs-macros and the lessons: helpers, per-page context and errors.
+
+Strictness comes from the STRICT environment variable (true unless set to false):
+``make build`` and ``make test`` stop at the first mistake with a located message;
+``make serve`` shows the mistake on the page and keeps the server running.
+"""
+
+import os
+from pathlib import Path
+
+from jinja2 import TemplateSyntaxError, UndefinedError
+from mkdocs.exceptions import PluginError
+from mkdocs_macros.errors import format_error
+
+from macros import context, lessons
+from macros.errors import LessonError
+
+
+def strict():
+    return os.environ.get("STRICT", "true").strip().lower() not in {"false", "0", "no"}
+
+
+def project_dir(env):
+    return Path(env.conf.config_file_path).resolve().parent
+
+
+def lesson_slug(page):
+    """The slug of a lesson page (src lessons/<slug>/lesson.md), or None for other pages."""
+    parts = Path(page.file.src_uri).parts
+    return parts[1] if len(parts) == 3 and parts[0] == "lessons" and parts[2] == "lesson.md" else None
+
+
+def define_env(env):
+    """Load every lesson before any page renders, so a bad fixture stops the build early."""
+    _register_error_formats()
+    env.variables.update(context.site_context())
+    env.lesson_failures = {}
+    env.lesson_keys = ()
+    loaded = {}
+    for folder in lessons.folders(project_dir(env) / "lessons"):
+        try:
+            loaded[folder.name] = lessons.load(folder)
+        except LessonError as error:
+            if strict():
+                raise PluginError(str(error)) from None
+            env.lesson_failures[folder.name] = error
+    env.variables["lessons"] = loaded
+
+
+def before_page(env):
+    slug = lesson_slug(env.page)
+    if slug is None:
+        return
+    if slug in env.lesson_failures:
+        env.markdown = error_admonition(env.lesson_failures[slug])
+        return
+    values = context.lesson_context(env.variables["lessons"][slug])
+    env.variables.update(values)
+    env.lesson_keys = tuple(values)
+
+
+def after_page(env):
+    """Lesson names must not leak into the next page, where they would hide an undefined name."""
+    for key in env.lesson_keys:
+        env.variables.pop(key, None)
+    env.lesson_keys = ()
+
+
+# ---------------------------------------------------------------- errors an author reads
+
+
+def error_admonition(message):
+    body = "\n".join("    " + line for line in str(message).splitlines())
+    return f'!!! failure "This page could not be built"\n\n{body}\n'
+
+
+def template_line(error, markdown, page):
+    """The line of the lesson file where a template error happened, counting front matter."""
+    line, tb = getattr(error, "lineno", None), error.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == "<template>":
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    path = page.file.abs_src_path
+    if line is None or path is None:
+        return line
+    text = Path(path).read_text(encoding="utf-8")
+    start = text.find(markdown[:200]) if markdown else -1
+    return line + (text[:start].count("\n") if start > 0 else 0)
+
+
+def _located(error, markdown, page):
+    if isinstance(error, LessonError):
+        message = str(error)
+    else:
+        line = template_line(error, markdown, page)
+        where = f"{page.file.src_path}:{line}" if line else page.file.src_path
+        what = error.message if isinstance(error, TemplateSyntaxError) else str(error)
+        message = f"{where}: {what}"
+    return message if strict() else error_admonition(message)
+
+
+def _register_error_formats():
+    for kind in (LessonError, UndefinedError, TemplateSyntaxError):
+        format_error.register(kind)(_located)
