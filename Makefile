@@ -5,6 +5,8 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+# Material for MkDocs prints an end-of-life notice on every build; it is noted in README.md.
+export NO_MKDOCS_2_WARNING := 1
 KATEX_VERSION := 0.16.25
 KATEX_DIR := docs/assets/vendor/katex
 
@@ -23,7 +25,7 @@ serve: $(STAMP)
 # The static site in site/, built strictly; a failed build leaves the previous site/ alone.
 build: $(STAMP)
 	rm -rf site.tmp
-	STRICT=true $(PY) -m mkdocs build --quiet --site-dir site.tmp
+	STRICT=true $(PY) -m mkdocs build --site-dir site.tmp
 	rm -rf site && mv site.tmp site
 
 test: $(STAMP) lint

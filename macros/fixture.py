@@ -63,8 +63,8 @@ def _no_duplicate_keys(loader, node, deep=False):
     for key_node, _ in node.value:
         key = loader.construct_object(key_node, deep=deep)
         if key in seen:
-            line = key_node.start_mark.line + 1
-            raise yaml.constructor.ConstructorError(None, None, f"field {key!r} is written twice (line {line})")
+            problem = f"the field {key!r} written twice"
+            raise yaml.constructor.ConstructorError(None, None, problem, key_node.start_mark)
         seen.add(key)
     return loader.construct_mapping(node, deep)
 
@@ -129,7 +129,8 @@ class Checker:
     def fields(self, data, path, allowed, required):
         for key in data:
             if key not in allowed:
-                close = difflib.get_close_matches(str(key), sorted(allowed), n=1)
+                close = [name for name in sorted(allowed) if name.lower() == str(key).lower()]
+                close = close or difflib.get_close_matches(str(key), sorted(allowed), n=1)
                 hint = f" (did you mean {close[0]}?)" if close else ""
                 self.fail(f"{path}{key}", f"one of the fields {', '.join(sorted(allowed))}", f"an unknown field{hint}")
         for key in required:

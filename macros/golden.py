@@ -5,7 +5,9 @@ the one formatter), so a change to the engine, the formatter or a fixture that m
 published number fails the test suite as a readable diff. ``make golden`` rewrites it.
 """
 
+import difflib
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -46,8 +48,19 @@ def record(lesson):
     return {"lesson": lesson.slug, "decimals": places, "heads": heads, **rest}
 
 
+INNERMOST_LIST = re.compile(r"\[\s+([^\[\]]*?)\s+\]")
+
+
 def render(lesson):
-    return json.dumps(record(lesson), indent=1, ensure_ascii=False) + "\n"
+    """The record as JSON with one vector or matrix row per line, so diffs read row by row."""
+    text = json.dumps(record(lesson), indent=1, ensure_ascii=False)
+    return INNERMOST_LIST.sub(lambda m: "[" + ", ".join(x.strip() for x in m.group(1).split(",")) + "]", text) + "\n"
+
+
+def diff(expected, actual, name="record"):
+    """A unified diff of two records; empty when every published value is unchanged."""
+    lines = difflib.unified_diff(expected.splitlines(True), actual.splitlines(True), name, "now")
+    return "".join(lines)
 
 
 def write_all(root=lessons.LESSONS, out=GOLDEN):

@@ -89,17 +89,37 @@ def template_line(error, markdown, page):
     return line + (text[:start].count("\n") if start > 0 else 0)
 
 
+def root_cause(error):
+    """The error an author can act on: an undefined name hidden behind a numpy ValueError, say."""
+    seen = error
+    while seen is not None:
+        if isinstance(seen, LessonError | UndefinedError | TemplateSyntaxError):
+            return seen
+        seen = seen.__cause__ or seen.__context__
+    return error
+
+
 def _located(error, markdown, page):
-    if isinstance(error, LessonError):
-        message = str(error)
+    cause = root_cause(error)
+    if isinstance(cause, LessonError):
+        message = str(cause)
     else:
         line = template_line(error, markdown, page)
         where = f"{page.file.src_path}:{line}" if line else page.file.src_path
-        what = error.message if isinstance(error, TemplateSyntaxError) else str(error)
+        if isinstance(cause, TemplateSyntaxError):
+            what = cause.message
+        elif isinstance(cause, UndefinedError):
+            what = str(cause)
+        else:
+            what = f"{type(cause).__name__}: {cause}"
         message = f"{where}: {what}"
-    return message if strict() else error_admonition(message)
+    if strict():
+        # Raised from inside the macros plugin's error handler, a PluginError stops the build
+        # with this one line (MkDocs prints it even with --quiet) instead of a traceback.
+        raise PluginError(message)
+    return error_admonition(message)
 
 
 def _register_error_formats():
-    for kind in (LessonError, UndefinedError, TemplateSyntaxError):
+    for kind in (Exception, TemplateSyntaxError):
         format_error.register(kind)(_located)

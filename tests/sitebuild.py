@@ -1,0 +1,96 @@
+"""Build real copies of the site in temporary folders, as the tests' one way to see pages.
+
+Each scenario copies the project's site sources (mkdocs.yml, docs/, lessons/, macros/),
+applies its edits, and runs the same command ``make build`` runs. Nothing here imports
+MkDocs: a build is a separate process, exactly as an author runs it.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parent.parent
+SOURCES = ("mkdocs.yml", "docs", "lessons", "macros")
+
+
+@dataclass
+class Build:
+    root: Path
+    site: Path
+    returncode: int
+    output: str
+
+    def page(self, url_path):
+        """The text a reader sees on a page, with the TeX source of its math."""
+        return page_text((self.site / url_path / "index.html").read_text(encoding="utf-8"))
+
+
+def copy_project(dest):
+    dest = Path(dest)
+    for name in SOURCES:
+        source = PROJECT / name
+        if source.is_dir():
+            shutil.copytree(source, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, dest / name)
+    return dest
+
+
+def environment(strict=True):
+    env = {**os.environ, "STRICT": "true" if strict else "false", "NO_MKDOCS_2_WARNING": "1"}
+    env.pop("PYTHONPATH", None)
+    return env
+
+
+def build(root, strict=True):
+    root = Path(root)
+    site = root / "site"
+    command = [sys.executable, "-m", "mkdocs", "build", "--site-dir", str(site)]
+    result = subprocess.run(command, cwd=root, env=environment(strict), capture_output=True, text=True, timeout=300)
+    return Build(root, site, result.returncode, result.stdout + result.stderr)
+
+
+def edit(path, old, new):
+    """Replace one exact passage in a copied file; fail loudly if the passage is not there."""
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{path}: the passage to replace is not there: {old!r}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+class _Reader(HTMLParser):
+    """Collects visible text, skipping KaTeX's visual layer (its TeX annotation is kept)."""
+
+    SKIP = {"script", "style"}
+
+    def __init__(self):
+        super().__init__()
+        self.parts, self.skipping = [], []
+
+    def handle_starttag(self, tag, attrs):
+        classes = (dict(attrs).get("class") or "").split()
+        if self.skipping or tag in self.SKIP or "katex-html" in classes or tag == "semantics":
+            self.skipping.append(tag)
+        if tag == "annotation" and self.skipping:
+            self.skipping.append("annotation-keep")
+
+    def handle_endtag(self, tag):
+        if self.skipping and self.skipping[-1] == "annotation-keep" and tag == "annotation":
+            self.skipping.pop()
+        if self.skipping and tag == self.skipping[-1]:
+            self.skipping.pop()
+
+    def handle_data(self, data):
+        if not self.skipping or self.skipping[-1] == "annotation-keep":
+            self.parts.append(data)
+
+
+def page_text(page_html):
+    """Visible text, with each formula as its TeX source, whitespace collapsed."""
+    reader = _Reader()
+    reader.feed(page_html)
+    return " ".join(" ".join(reader.parts).split())

@@ -1,0 +1,208 @@
+"""Every kind of bad fixture is refused with its file, the field's path, what was expected
+and what was found. Messages are asserted whole: they are part of the author's interface."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from macros import fixture
+from macros.errors import FixtureError
+
+GOOD = """\
+tokens: [a, b, c]
+X: [[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0]]
+causal: false
+heads:
+  - W_Q: [[1, 0], [0, 1], [0, 0], [0, 0]]
+    W_K: [[1, 0], [0, 1], [0, 0], [0, 0]]
+    W_V: [[0, 0], [0, 0], [1, 0], [0, 1]]
+"""
+
+
+def write(tmp_path, text, name="fixture.yaml"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def error_for(tmp_path, text):
+    path = write(tmp_path, text)
+    with pytest.raises(FixtureError) as caught:
+        fixture.load(path)
+    return str(caught.value).replace(str(path), "F")
+
+
+class TestGoodFixtures:
+    def test_self_attention_form(self, tmp_path):
+        data = fixture.load(write(tmp_path, GOOD))
+        assert data.X.shape == (3, 4) and data.X.dtype == np.float64
+        assert data.tokens == ("a", "b", "c") and data.W_O is None and not data.causal
+
+    def test_direct_form(self, tmp_path):
+        data = fixture.load(write(tmp_path, "Q: [[2, -1]]\nK: [[1, 0], [0, 1]]\nV: [[1, 0], [0, 2]]\nn_heads: 2\n"))
+        assert data.X is None and data.n_heads == 2 and data.Q.shape == (1, 2)
+
+    def test_extends_takes_the_parent_and_overrides(self, tmp_path):
+        (tmp_path / "parent").mkdir()
+        (tmp_path / "child").mkdir()
+        write(tmp_path / "parent", "Q: [[2, -1]]\nK: [[1, 0], [0, 1]]\nV: [[1, 0], [0, 2]]\n")
+        child = fixture.load(write(tmp_path / "child", "extends: parent\nn_heads: 2\n"))
+        assert child.n_heads == 2 and child.Q.tolist() == [[2, -1]]
+
+
+BAD = [
+    pytest.param(
+        GOOD.replace("W_K: [[1, 0], [0, 1], [0, 0], [0, 0]]", "W_K: [[1, 0, 0], [0, 1, 0], [0, 0, 0], [0, 0, 0]]"),
+        "F: heads[0].W_K: expected a 4×2 matrix (d_model × d_k), got 4×3",
+        id="wrong-shape",
+    ),
+    pytest.param(
+        GOOD.replace("[0, 1, 0, 1]", "[0, 1, 0]"),
+        "F: X[1]: expected 4 numbers like row 0, got 3",
+        id="ragged-row",
+    ),
+    pytest.param(
+        GOOD.replace("[1, 1, 0, 0]", "[1, one, 0, 0]"),
+        "F: X[2][1]: expected a number, got 'one'",
+        id="text-entry",
+    ),
+    pytest.param(
+        GOOD.replace("[1, 1, 0, 0]", "[1, .nan, 0, 0]"), "F: X[2][1]: expected a finite number, got .nan", id="nan"
+    ),
+    pytest.param(
+        GOOD.replace("[1, 1, 0, 0]", "[1, .inf, 0, 0]"), "F: X[2][1]: expected a finite number, got .inf", id="inf"
+    ),
+    pytest.param(
+        GOOD.replace("[1, 1, 0, 0]", "[1, true, 0, 0]"), "F: X[2][1]: expected a number, got true", id="boolean"
+    ),
+    pytest.param(
+        GOOD.replace("X: [[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0]]", "X: []"),
+        "F: X: expected a matrix written as a list of rows, got an empty list",
+        id="empty-matrix",
+    ),
+    pytest.param(
+        GOOD.replace("[0, 1, 0, 1],", "[],"),
+        "F: X[1]: expected a row: a non-empty list of numbers, got an empty list",
+        id="empty-row",
+    ),
+    pytest.param(
+        GOOD.replace("X: [[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0]]\n", ""),
+        "F: X: expected this field, got nothing: it is missing",
+        id="missing-X",
+    ),
+    pytest.param(
+        GOOD.replace("    W_V: [[0, 0], [0, 0], [1, 0], [0, 1]]\n", ""),
+        "F: heads[0].W_V: expected this field, got nothing: it is missing",
+        id="missing-W_V",
+    ),
+    pytest.param(
+        GOOD.replace("causal: false", "casual: false"),
+        "F: casual: expected one of the fields W_O, X, causal, extends, heads, tokens, got an unknown field"
+        " (did you mean causal?)",
+        id="unknown-key",
+    ),
+    pytest.param(
+        GOOD.replace("W_K:", "W_k:"),
+        "F: heads[0].W_k: expected one of the fields W_K, W_Q, W_V, got an unknown field (did you mean W_K?)",
+        id="unknown-head-key",
+    ),
+    pytest.param(
+        GOOD.replace("causal: false", "causal: 'no'"), "F: causal: expected true or false, got 'no'", id="causal-text"
+    ),
+    pytest.param(
+        GOOD.replace("causal: false", "causal: 1"), "F: causal: expected true or false, got 1", id="causal-number"
+    ),
+    pytest.param(
+        GOOD.replace("causal: false", "causal: [false"),
+        "F: line 4, column 6: expected well-formed YAML, got expected ',' or ']', but got ':'",
+        id="broken-yaml",
+    ),
+    pytest.param(
+        GOOD + "causal: true\n",
+        "F: line 8, column 1: expected well-formed YAML, got the field 'causal' written twice",
+        id="duplicate-key",
+    ),
+    pytest.param(
+        "- just\n- a list\n",
+        "F: expected a mapping of fields (X, heads, ... or Q, K, V), got a list of 2",
+        id="not-a-mapping",
+    ),
+    pytest.param("", "F: expected a mapping of fields (X, heads, ... or Q, K, V), got nothing", id="empty-file"),
+    pytest.param(
+        GOOD.replace("tokens: [a, b, c]", "tokens: [a, b]"),
+        "F: tokens: expected 3 labels, one per row of X, got 2",
+        id="tokens",
+    ),
+    pytest.param(
+        GOOD + "W_O: [[1, 0], [0, 1]]\n",
+        "F: W_O: expected a 2×4 matrix (heads · d_v × d_model), got 2×2",
+        id="W_O-shape",
+    ),
+    pytest.param(
+        "Q: [[2, -1]]\nK: [[1, 0], [0, 1]]\nV: [[1, 0], [0, 2], [1, 1]]\n",
+        "F: V: expected 2 rows, one value per key, got 3×2",
+        id="direct-V-rows",
+    ),
+    pytest.param(
+        "Q: [[2, -1, 0]]\nK: [[1, 0, 0], [0, 1, 0]]\nV: [[1, 0], [0, 2]]\nn_heads: 2\n",
+        "F: n_heads: expected a number of heads that divides the width of Q (3), got 2",
+        id="n_heads-divides",
+    ),
+    pytest.param(
+        "Q: [[2, -1]]\nK: [[1, 0], [0, 1]]\nV: [[1, 0], [0, 2]]\ncausal: true\n",
+        "F: causal: expected false when there are not as many queries as keys, got true",
+        id="causal-needs-square",
+    ),
+    pytest.param(
+        GOOD + "Q: [[1]]\n",
+        "F: Q: expected either X with heads (self-attention) or Q, K and V (given directly), got both forms",
+        id="both-forms",
+    ),
+    pytest.param(
+        "tokens: [a]\n",
+        "F: expected X with heads (self-attention), or Q, K and V (given directly), got neither",
+        id="neither",
+    ),
+    pytest.param(
+        "extends: nowhere\n",
+        "F: extends: expected the folder name of another lesson that has a fixture.yaml, got 'nowhere'",
+        id="extends",
+    ),
+]
+
+
+@pytest.mark.parametrize("text, message", BAD)
+def test_bad_fixture_is_refused_with_a_located_message(tmp_path, text, message):
+    assert error_for(tmp_path, text) == message
+
+
+class TestTraceCommand:
+    def run(self, *args):
+        return subprocess.run([sys.executable, "-m", "macros", *args], capture_output=True, text=True)
+
+    def test_prints_the_trace_as_json(self, tmp_path):
+        result = self.run("trace", str(write(tmp_path, GOOD + "causal: false\n".replace("causal: false\n", ""))))
+        trace = json.loads(result.stdout)
+        assert result.returncode == 0
+        assert set(trace) >= {"heads", "concat", "output"}
+        assert set(trace["heads"][0]) >= {"Q", "K", "V", "scores", "scaled", "weights", "output"}
+
+    def test_masked_scaled_scores_are_null(self, tmp_path):
+        trace = json.loads(
+            self.run("trace", str(write(tmp_path, GOOD.replace("causal: false", "causal: true")))).stdout
+        )
+        assert trace["heads"][0]["scaled"][0][1:] == [None, None]
+
+    def test_bad_fixture_exits_non_zero_with_the_message_and_no_traceback(self, tmp_path):
+        path = write(tmp_path, GOOD.replace("[1, 1, 0, 0]", "[1, one, 0, 0]"))
+        result = self.run("trace", str(path))
+        assert result.returncode == 1 and result.stdout == ""
+        assert result.stderr == f"error: {path}: X[2][1]: expected a number, got 'one'\n"
+        assert "Traceback" not in result.stderr
+
+    def test_missing_file(self, tmp_path):
+        result = self.run("trace", str(tmp_path / "nope.yaml"))
+        assert result.returncode == 1 and "expected a readable fixture file" in result.stderr

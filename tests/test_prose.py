@@ -1,0 +1,47 @@
+"""Lesson prose never types a computed number: every decimal on a page comes from a helper.
+
+The check reads the templates as text with the Jinja parts blanked out, so a number is
+allowed inside {{ ... }} or {% ... %} (where it is code) and nowhere else; front matter
+is skipped. A decimal such as 0.5 or 1.41 in prose is a typed result. Section numbers
+like 8.2 (one decimal, not starting with 0) pass.
+"""
+
+import re
+from pathlib import Path
+
+import pytest
+
+TYPED_DECIMAL = re.compile(r"(?<![\w.])(?:-?\d+\.\d{2,}|-?0\.\d+)")
+JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
+PAGES = sorted(Path("lessons").rglob("*.md")) + sorted(Path("docs").rglob("*.md"))
+
+
+def typed_decimals(text):
+    """(line, number) for each decimal typed outside Jinja and front matter."""
+    if text.startswith("---"):
+        end = text.find("\n---", 3)
+        text = "\n" * text[:end].count("\n") + text[end:] if end > 0 else text
+    prose = JINJA.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+    return [(n, m.group()) for n, line in enumerate(prose.splitlines(), 1) for m in TYPED_DECIMAL.finditer(line)]
+
+
+@pytest.mark.parametrize("path", PAGES, ids=str)
+def test_no_typed_decimals(path):
+    assert typed_decimals(path.read_text(encoding="utf-8")) == []
+
+
+@pytest.mark.parametrize(
+    "text, found",
+    [
+        ("The weight is 0.248 here.", [(1, "0.248")]),
+        ("Scaled: 1.414 and -0.707.", [(1, "1.414"), (1, "-0.707")]),
+        ("---\ntitle: x\n---\nsee 0.5\n", [(4, "0.5")]),
+    ],
+)
+def test_typed_decimals_are_found(text, found):
+    assert typed_decimals(text) == found
+
+
+@pytest.mark.parametrize("text", ["{{ num(0.25) }}", "{% set t = 0.05 %}", "Lesson 8.2 is next.", "---\nx: 0.5\n---\n"])
+def test_code_and_section_numbers_pass(text):
+    assert typed_decimals(text) == []

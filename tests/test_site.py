@@ -1,0 +1,135 @@
+"""The site built for real: strict, offline, with computed numbers that follow the fixture.
+
+Each negative scenario breaks a copy of the project the way an author might and checks
+that the build stops with a located message and no traceback.
+"""
+
+import re
+
+import numpy as np
+import pytest
+
+from macros import engine, fixture
+from macros.render.numbers import format_values
+from tests.sitebuild import build, edit
+
+LESSON = "lessons/two-heads-separate-projections"
+
+
+class TestRealSite:
+    def test_builds_strictly_without_warnings(self, site):
+        assert "WARNING" not in site.output and "ERROR" not in site.output
+
+    @pytest.mark.parametrize(
+        "number",
+        # seed 000, every published value: scaled scores, weights, readings, concatenation,
+        # and the solution's sum from rounded weights.
+        ["0.707", "1.414", "0.248", "0.503", "0.752", "0.074", "0.306", "0.620", "-0.546", "0.926", "0.751"],
+    )
+    def test_first_lesson_shows_the_seed_numbers(self, site, number):
+        text = site.page(LESSON)
+        assert re.search(rf"(?<![\d.]){re.escape(number)}(?!\d)", text.replace("\u2212", "-")), number
+
+    def test_solution_notes_the_rounding_only_because_it_is_true(self, site):
+        # 0.248 + 0.503 = 0.751 from displayed weights; unrounded 0.75174... -> 0.752 (seed 000)
+        assert "the last decimal moves" in site.page(LESSON)
+
+    def test_math_is_typeset_at_build_time(self, site):
+        page = (site.site / LESSON / "index.html").read_text(encoding="utf-8")
+        assert 'class="katex"' in page and "arithmatex" not in page
+
+    def test_nothing_is_loaded_from_another_host(self, site):
+        loads = re.compile(r"""(?:<script[^>]*\bsrc|<link[^>]*\bhref|<img[^>]*\bsrc|url\()\s*=?\s*["']?(https?:)?//""")
+        offenders = []
+        for path in site.site.rglob("*"):
+            if path.suffix in {".html", ".css"}:
+                offenders += [f"{path}: {m.group(0)}" for m in loads.finditer(path.read_text(encoding="utf-8"))]
+        assert offenders == []
+
+
+class TestFixtureDrivesThePage:
+    def test_changing_the_fixture_changes_every_computed_number(self, project):
+        edit(project / LESSON / "fixture.yaml", "- [1, 1, -1, 1]", "- [2, 1, -1, 3]")
+        result = build(project)
+        assert result.returncode == 0, result.output
+        text = result.page(LESSON).replace("\u2212", "-")
+        trace = engine.run(fixture.load(project / LESSON / "fixture.yaml"))
+        for head in trace.heads:
+            for value in format_values(head.weights[2], 3) + format_values(head.output[2], 3):
+                assert value.replace("\u2212", "-") in text
+        assert "0.503" not in text and "0.926" not in text  # the old seed values are gone
+
+
+def refused(result, *fragments):
+    assert result.returncode != 0, result.output
+    assert "Traceback" not in result.output, result.output
+    for fragment in fragments:
+        assert fragment in result.output, result.output
+    return result
+
+
+class TestAuthorMistakesStopTheBuild:
+    def test_a_build_of_the_untouched_copy_passes(self, project):
+        # negative control for this class: the scenarios below fail only because of their edit
+        assert build(project).returncode == 0
+
+    def test_bad_fixture(self, project):
+        edit(project / LESSON / "fixture.yaml", "W_K: *first_pair", "W_K: [[1, 0, 0], [0, 1, 0], [0, 0, 0], [0, 0, 0]]")
+        result = refused(
+            build(project), f"{LESSON}/fixture.yaml: heads[0].W_K: expected a 4×2 matrix (d_model × d_k), got 4×3"
+        )
+        assert not (result.site / LESSON / "index.html").exists()
+
+    def test_false_claim_names_the_lesson_and_the_claim(self, project):
+        # Give head 2 head 1's projections: the heads' weights no longer differ.
+        edit(project / LESSON / "fixture.yaml", "W_Q: &last_pair [[0, 0], [0, 0], [1, 0], [0, 1]]", "W_Q: *first_pair")
+        edit(project / LESSON / "fixture.yaml", "W_K: *last_pair", "W_K: *first_pair")
+        edit(project / LESSON / "fixture.yaml", "W_V: *last_pair", "W_V: *first_pair")
+        refused(build(project), f"{LESSON}/lesson.md: this claim is false for the fixture's numbers: Head 2 puts")
+
+    def test_misspelled_variable_names_the_file_and_line(self, project):
+        template = project / LESSON / "lesson.md"
+        edit(template, "{{ mat(fixture.X) }}", "{{ mat(fixture.Xs) }}")
+        line = 1 + template.read_text(encoding="utf-8").split("fixture.Xs")[0].count("\n")
+        refused(build(project), f"{LESSON}/lesson.md:{line}: ", "has no attribute 'Xs'")
+
+    def test_unknown_name_names_the_file(self, project):
+        edit(project / LESSON / "lesson.md", "{{ trace.n_heads }}", "{{ traec.n_heads }}")
+        refused(build(project), f"{LESSON}/lesson.md:", "'traec' is undefined")
+
+    def test_malformed_latex_names_the_page(self, project):
+        edit(project / "docs/index.md", "# Attention by Hand", "# Attention by Hand\n\n$$\n\\frac{1}{\n$$\n")
+        refused(build(project), "index.md: malformed LaTeX")
+
+    def test_broken_link(self, project):
+        edit(
+            project / "docs/index.md",
+            "(lessons/two-heads-separate-projections/lesson.md)",
+            "(lessons/nowhere/lesson.md)",
+        )
+        refused(build(project), "lessons/nowhere/lesson.md")
+
+    def test_unknown_front_matter_field(self, project):
+        edit(project / LESSON / "lesson.md", "decimals: 3", "decimal: 3")
+        refused(build(project), f"{LESSON}/lesson.md: front matter: decimal: expected one of")
+
+
+class TestServeIsForgiving:
+    def test_a_bad_fixture_shows_on_the_page_instead_of_stopping(self, project):
+        edit(project / LESSON / "fixture.yaml", "- [1, 1, -1, 1]", "- [1, 1, -1]")
+        result = build(project, strict=False)
+        assert result.returncode == 0, result.output
+        assert "X[2]: expected 4 numbers like row 0, got 3" in result.page(LESSON)
+
+    def test_a_false_claim_shows_on_the_page(self, project):
+        edit(project / LESSON / "fixture.yaml", "W_V: *last_pair", "W_V: *first_pair")
+        edit(project / LESSON / "fixture.yaml", "W_Q: &last_pair [[0, 0], [0, 0], [1, 0], [0, 1]]", "W_Q: *first_pair")
+        edit(project / LESSON / "fixture.yaml", "W_K: *last_pair", "W_K: *first_pair")
+        result = build(project, strict=False)
+        assert result.returncode == 0, result.output
+        assert "this claim is false" in result.page(LESSON)
+
+
+def test_numpy_is_float64_everywhere():
+    trace = engine.run(fixture.load(f"{LESSON}/fixture.yaml"))
+    assert all(head.weights.dtype == np.float64 for head in trace.heads)
