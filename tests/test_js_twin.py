@@ -1,0 +1,430 @@
+"""The browser twin (docs/assets/js/engine.js) against the numpy engine, on shared golden vectors.
+
+The golden vectors are not committed: they are generated at test time from the fixed numpy
+seed SEED (N_RANDOM random fixtures of both forms, then the hand-picked edge cases of
+edge_cases(), then every lesson's fixture.yaml). Each one is written as YAML, loaded by
+macros.fixture.load and traced by the numpy engine; its JSON form (macros.fixture_json)
+goes to node, which runs the twin over all of them in one process (tests/js/run_trace.mjs).
+Every field of the two traces must agree to TOL, absolute plus relative, with nulls at the
+same places. Node is required: without it these tests fail, they do not skip.
+"""
+
+import json
+import math
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from macros import engine, fixture
+from macros.engine.trace import to_dict
+from macros.errors import FixtureError
+from macros.fixture_json import to_plain
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED = 20261129
+N_RANDOM = 240
+TOL = 1e-9
+SEED_LESSON = ROOT / "lessons" / "two-heads-separate-projections" / "fixture.yaml"
+LESSON_FIXTURES = sorted(ROOT.glob("lessons/*/fixture.yaml"))
+
+
+# ---------------------------------------------------------------- generating fixtures
+
+
+def matrix(rng, rows, cols, size=1.0):
+    """Small whole numbers half the time, as hand-worked lessons use; normal floats otherwise."""
+    if rng.random() < 0.5:
+        return rng.integers(-3, 4, size=(rows, cols)).astype(float).tolist()
+    return (rng.normal(size=(rows, cols)) * size).tolist()
+
+
+def random_self_attention(rng):
+    n, d_model, n_heads = (int(rng.integers(1, top)) for top in (7, 6, 4))
+    size = float(rng.choice([0.5, 1.0, 3.0]))
+    heads = []
+    for _ in range(n_heads):
+        d_k, d_v = int(rng.integers(1, 5)), int(rng.integers(1, 4))
+        heads.append(
+            {"W_Q": matrix(rng, d_model, d_k), "W_K": matrix(rng, d_model, d_k), "W_V": matrix(rng, d_model, d_v)}
+        )
+    data = {"X": matrix(rng, n, d_model, size), "heads": heads, "causal": bool(rng.integers(2))}
+    if rng.random() < 0.5:
+        data["W_O"] = matrix(rng, sum(len(head["W_V"][0]) for head in heads), d_model)
+    if rng.random() < 0.3:
+        data["tokens"] = [f"t{i}" for i in range(n)]
+    return data
+
+
+def random_direct(rng):
+    n_heads, d_k, d_v = (int(rng.integers(1, top)) for top in (4, 4, 4))
+    causal = bool(rng.integers(2))
+    n_q, n_k = int(rng.integers(1, 7)), int(rng.integers(1, 7))
+    if causal:
+        n_q = n_k
+    size = float(rng.choice([0.5, 1.0, 3.0]))
+    data = {
+        "Q": matrix(rng, n_q, n_heads * d_k, size),
+        "K": matrix(rng, n_k, n_heads * d_k, size),
+        "V": matrix(rng, n_k, n_heads * d_v),
+        "n_heads": n_heads,
+        "causal": causal,
+    }
+    if rng.random() < 0.5:
+        data["W_O"] = matrix(rng, n_heads * d_v, int(rng.integers(1, 5)))
+    if rng.random() < 0.3:
+        data["query_labels"] = [f"q{i}" for i in range(n_q)]
+        data["key_labels"] = [f"k{i}" for i in range(n_k)]
+    return data
+
+
+def direct(Q, K, V, n_heads=1, causal=False, **more):
+    return {"Q": Q, "K": K, "V": V, "n_heads": n_heads, "causal": causal, **more}
+
+
+def one_head(X, W_Q, W_K, W_V, causal=False, **more):
+    return {"X": X, "heads": [{"W_Q": W_Q, "W_K": W_K, "W_V": W_V}], "causal": causal, **more}
+
+
+def edge_cases(rng):
+    """Hand-picked fixtures for the places where two float engines are most likely to part."""
+    V3 = [[1.0, 0.0], [0.0, 2.0], [2.0, 2.0]]
+    big = (rng.normal(size=(4, 2)) * 1000).tolist()
+    return {
+        # scores of ±1000: the plain exponentials overflow to null, the stable weights do not
+        "scores-pm1000": direct([[1.0]], [[1000.0], [0.0], [-1000.0]], V3),
+        "scores-pm1000-causal": direct([[1.0], [1.0], [-1.0]], [[1000.0], [-1000.0], [1000.0]], V3, causal=True),
+        "scores-pm1000-two-heads": direct(
+            [[1.0, -1.0]], [[1000.0, 1000.0], [-1000.0, 0.0], [0.0, -1000.0]], V3, n_heads=2, W_O=[[1.0], [-2.0]]
+        ),
+        # scores of about 1e6 in magnitude
+        "scores-1e6": direct([[1e6]], [[1.0], [-1.0], [0.999999], [0.5]], [[1.0], [2.0], [3.0], [4.0]]),
+        "scores-1e6-random": direct(big[:3], big, (rng.normal(size=(4, 3))).tolist()),
+        "scores-1e6-self": one_head(
+            (rng.normal(size=(3, 2)) * 1000).tolist(),
+            [[1.0, 0.0], [0.0, 1.0]],
+            [[1.0, 0.5], [-0.5, 1.0]],
+            [[1.0], [1.0]],
+            causal=True,
+        ),
+        # exponentials that underflow to exactly 0 in the stable form
+        "underflow": direct([[1.0]], [[0.0], [-800.0], [-1e4]], V3),
+        # the smallest layer there is
+        "1x1-self": one_head([[2.5]], [[1.5]], [[-0.5]], [[3.0]]),
+        "1x1-self-causal-W_O": one_head([[2.5]], [[1.5]], [[-0.5]], [[3.0]], causal=True, W_O=[[-2.0]]),
+        "1x1-direct": direct([[0.3]], [[-2.0]], [[7.0]]),
+        # identical scores along a row: ties share the weight evenly
+        "ties-zero-query": direct([[0.0, 0.0], [0.0, 0.0]], [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], V3),
+        "ties-equal-keys": direct([[1.0, -2.0]], [[0.5, 0.5]] * 3, V3),
+        "ties-equal-rows-causal": one_head(
+            [[1.0, 2.0]] * 4, [[1.0], [1.0]], [[2.0], [-1.0]], [[1.0, 0.0], [0.0, 1.0]], True
+        ),
+        "ties-two-heads": direct([[1.0, 1.0]] * 3, [[1.0, 1.0]] * 3, V3, n_heads=2, causal=True),
+    }
+
+
+def golden_cases():
+    """Name -> fixture in its JSON form, every default written out: N_RANDOM random, then the edges."""
+    rng = np.random.default_rng(SEED)
+    cases = {}
+    for i in range(N_RANDOM):
+        form, make = ("self", random_self_attention) if i % 2 == 0 else ("direct", random_direct)
+        cases[f"random-{form}-{i:03d}"] = make(rng)
+    return {**cases, **edge_cases(rng)}
+
+
+CASES = golden_cases()
+
+
+# ---------------------------------------------------------------- running both engines
+
+
+def node():
+    """The node executable; its absence fails the suite, since the twin would go untested."""
+    path = shutil.which("node")
+    if path is None:
+        pytest.fail("node is not on PATH: the browser twin's parity tests need Node.js (20 or later) to run")
+    return path
+
+
+def run_node(script, payload):
+    """JSON in on stdin, JSON out on stdout, from one of the scripts in tests/js/."""
+    result = subprocess.run(
+        [node(), str(ROOT / "tests" / "js" / script)],
+        input=json.dumps(payload, allow_nan=False),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert result.returncode == 0, f"node {script} failed:\n{result.stderr}"
+    return json.loads(result.stdout)
+
+
+def write_yaml(data, folder):
+    folder.mkdir(parents=True)
+    path = folder / "fixture.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def leaves(value, path="trace"):
+    """Every number or null of a trace, with its path, e.g. ('trace.heads[0].weights[1][2]', 0.25)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from leaves(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from leaves(item, f"{path}[{i}]")
+    else:
+        yield path, value
+
+
+def differences(expected, actual):
+    """Where two traces disagree: a number beyond TOL, a null in one only, a missing entry."""
+    want, got = dict(leaves(expected)), dict(leaves(actual))
+    found = [f"{path}: missing from the twin's trace" for path in want.keys() - got.keys()]
+    found += [f"{path}: not in numpy's trace" for path in got.keys() - want.keys()]
+    for path in want.keys() & got.keys():
+        a, b = want[path], got[path]
+        if a is None or b is None:
+            if a is not b:
+                found.append(f"{path}: numpy {a!r}, twin {b!r}")
+        elif not math.isfinite(a) or not math.isfinite(b) or abs(a - b) > TOL + TOL * max(abs(a), abs(b)):
+            found.append(f"{path}: numpy {a!r}, twin {b!r}")
+    return sorted(found)
+
+
+def underflows(head):
+    """Whether a visible key's stable exponential is exactly 0 (a score far below the row's top)."""
+    exps = np.array(head["exps"])
+    visible = np.array([[x is not None for x in row] for row in head["scaled"]])
+    return bool(np.any((exps == 0.0) & visible))
+
+
+@pytest.fixture(scope="module")
+def golden(tmp_path_factory):
+    """name -> (fixture's JSON form, numpy's trace, the twin's trace); node runs once for all."""
+    folder = tmp_path_factory.mktemp("golden")
+    loaded = {name: fixture.load(write_yaml(data, folder / name)) for name, data in CASES.items()}
+    loaded.update({f"lesson:{path.parent.name}": fixture.load(path) for path in LESSON_FIXTURES})
+    plains = {name: to_plain(fx) for name, fx in loaded.items()}
+    traces = {name: to_dict(engine.run(fx)) for name, fx in loaded.items()}
+    twins = run_node("run_trace.mjs", list(plains.values()))
+    return {name: (plains[name], traces[name], twin) for name, twin in zip(plains, twins, strict=True)}
+
+
+# ---------------------------------------------------------------- the golden vectors
+
+
+class TestGoldenVectors:
+    @pytest.mark.parametrize("name", list(CASES))
+    def test_twin_matches_numpy(self, golden, name):
+        _, numpy_trace, twin_trace = golden[name]
+        assert differences(numpy_trace, twin_trace) == []
+
+    def test_json_form_is_the_fixture_as_written(self, golden):
+        # Every generated fixture writes its defaults out, so the JSON form must give it back.
+        for name, data in CASES.items():
+            assert golden[name][0] == data, name
+
+    def test_json_form_survives_json(self, golden):
+        for plain, _, _ in golden.values():
+            assert json.loads(json.dumps(plain, allow_nan=False)) == plain
+
+    def test_cases_cover_what_they_claim(self):
+        kinds = {
+            "self": [d for d in CASES.values() if "X" in d],
+            "direct": [d for d in CASES.values() if "Q" in d],
+            "causal": [d for d in CASES.values() if d["causal"]],
+            "W_O": [d for d in CASES.values() if "W_O" in d],
+            "n_q != n_k": [d for d in CASES.values() if "Q" in d and len(d["Q"]) != len(d["K"])],
+            "several heads": [d for d in CASES.values() if len(d.get("heads", ())) > 1 or d.get("n_heads", 1) > 1],
+            "heads of unequal widths": [
+                d for d in CASES.values() if len({len(h["W_V"][0]) for h in d.get("heads", ())}) > 1
+            ],
+        }
+        assert len(CASES) >= 200
+        assert {kind: len(found) >= 20 for kind, found in kinds.items()} == {kind: True for kind in kinds}
+
+    def test_edge_cases_reach_the_edges(self, golden):
+        heads = [head for name in CASES for head in golden[name][1]["heads"]]
+        overflowed = [h for h in heads if any(x is None for row in h["plain_exps"] for x in row)]
+        underflowed = [h for h in heads if underflows(h)]
+        huge = [h for h in heads if max(abs(x) for row in h["scores"] for x in row) >= 1e6]
+        tied = [h for h in heads if any(len(row) > 1 and len(set(row)) == 1 for row in h["scores"])]
+        one_by_one = [h for h in heads if len(h["scores"]) == 1 and len(h["scores"][0]) == 1]
+        assert all([overflowed, underflowed, huge, tied, one_by_one])
+
+
+class TestLessonFixtures:
+    def test_the_seed_lesson_gives_the_same_trace(self, golden):
+        assert SEED_LESSON in LESSON_FIXTURES
+        _, numpy_trace, twin_trace = golden[f"lesson:{SEED_LESSON.parent.name}"]
+        assert differences(numpy_trace, twin_trace) == []
+        # seed 000 publishes the last query's reading in head 2 as (-0.546, 0.926)
+        assert twin_trace["heads"][1]["output"][2] == pytest.approx([-0.546, 0.926], abs=5e-4)
+
+    @pytest.mark.parametrize("path", LESSON_FIXTURES, ids=lambda path: path.parent.name)
+    def test_every_lesson_gives_the_same_trace(self, golden, path):
+        _, numpy_trace, twin_trace = golden[f"lesson:{path.parent.name}"]
+        assert differences(numpy_trace, twin_trace) == []
+
+
+class TestComparison:
+    """Negative controls: the comparison must be able to fail."""
+
+    @pytest.fixture
+    def pair(self, golden):
+        _, numpy_trace, twin_trace = golden["random-self-000"]
+        return json.loads(json.dumps(numpy_trace)), twin_trace
+
+    def test_a_perturbed_number_is_reported(self, pair):
+        numpy_trace, twin_trace = pair
+        numpy_trace["heads"][0]["weights"][0][0] += 1e-6
+        assert differences(numpy_trace, twin_trace) == [
+            f"trace.heads[0].weights[0][0]: numpy {numpy_trace['heads'][0]['weights'][0][0]!r}, "
+            f"twin {twin_trace['heads'][0]['weights'][0][0]!r}"
+        ]
+
+    def test_a_null_in_one_trace_only_is_reported(self, pair):
+        numpy_trace, twin_trace = pair
+        numpy_trace["output"][0][0] = None
+        assert len(differences(numpy_trace, twin_trace)) == 1
+
+    def test_a_missing_row_or_field_is_reported(self, pair):
+        numpy_trace, twin_trace = pair
+        numpy_trace["concat"].append([0.0])
+        del numpy_trace["heads"][0]["shift"]
+        found = differences(numpy_trace, twin_trace)
+        assert any("concat" in line and "twin" in line for line in found)
+        assert any(".shift" in line and "numpy" in line for line in found)
+
+    def test_a_difference_inside_the_tolerance_is_not(self, pair):
+        numpy_trace, twin_trace = pair
+        numpy_trace["heads"][0]["scale"] *= 1 + 1e-12
+        assert differences(numpy_trace, twin_trace) == []
+
+
+# ---------------------------------------------------------------- validate(): the same words as the build
+
+GOOD_SELF = one_head([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], [[1.0], [0.0]], [[0.0], [1.0]], [[1.0, 2.0], [3.0, 4.0]])
+GOOD_DIRECT = direct([[1.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]], [[1.0, 2.0], [3.0, 4.0]])
+
+
+def changed(base, path, value):
+    """A deep copy of base with the entry at path (keys and indexes) replaced, or removed if value is ..."""
+    data = json.loads(json.dumps(base))
+    *parents, last = path
+    target = data
+    for key in parents:
+        target = target[key]
+    if value is ...:
+        del target[last]
+    else:
+        target[last] = value
+    return data
+
+
+# Fixtures with exactly one mistake each; the build's message for it is the twin's only problem.
+BAD = {
+    "not a number": changed(GOOD_SELF, ("heads", 0, "W_V", 1, 1), "abc"),
+    "a bool for a number": changed(GOOD_SELF, ("X", 0, 0), True),
+    "X not a matrix": changed(GOOD_SELF, ("X",), 3),
+    "a ragged row": changed(GOOD_SELF, ("X", 1), [0.0]),
+    "an empty row": changed(GOOD_SELF, ("X", 2), []),
+    "W_Q of the wrong height": changed(GOOD_SELF, ("heads", 0, "W_Q"), [[1.0]]),
+    "W_K of the wrong shape": changed(GOOD_SELF, ("heads", 0, "W_K"), [[1.0, 0.0], [0.0, 1.0]]),
+    "W_V of the wrong height": changed(GOOD_SELF, ("heads", 0, "W_V"), [[1.0], [2.0], [3.0]]),
+    "W_V missing": changed(GOOD_SELF, ("heads", 0, "W_V"), ...),
+    "heads missing": changed(GOOD_SELF, ("heads",), ...),
+    "heads empty": changed(GOOD_SELF, ("heads",), []),
+    "a head not a mapping": changed(GOOD_SELF, ("heads", 0), [1.0]),
+    "causal not a bool": changed(GOOD_SELF, ("causal",), "yes"),
+    "too few tokens": changed(GOOD_SELF, ("tokens",), ["a", "b"]),
+    "W_O of the wrong shape (self)": changed(GOOD_SELF, ("W_O",), [[1.0, 0.0]]),
+    "K narrower than Q": changed(GOOD_DIRECT, ("K",), [[1.0], [0.0]]),
+    "V short of a row": changed(GOOD_DIRECT, ("V",), [[1.0, 2.0]]),
+    "n_heads zero": changed(GOOD_DIRECT, ("n_heads",), 0),
+    "n_heads not dividing": changed(changed(GOOD_DIRECT, ("n_heads",), 2), ("V",), [[1.0, 2.0, 3.0]] * 2),
+    "causal with n_q != n_k": changed(GOOD_DIRECT, ("causal",), True),
+    "W_O of the wrong height (direct)": changed(GOOD_DIRECT, ("W_O",), [[1.0]]),
+    "too many query labels": changed(GOOD_DIRECT, ("query_labels",), ["a", "b"]),
+    "both forms": {**GOOD_SELF, **GOOD_DIRECT},
+    "neither form": {"causal": False},
+    "not a mapping": [1, 2],
+}
+
+
+def build_message(data, folder):
+    """The build's message for a bad fixture, without the file name that starts it."""
+    with pytest.raises(FixtureError) as caught:
+        fixture.load(write_yaml(data, folder))
+    error = caught.value
+    return f"{error.path}: expected {error.expected}, got {error.found}" if error.path else str(error).split(": ", 1)[1]
+
+
+@pytest.fixture(scope="module")
+def problems():
+    """The twin's validate() over BAD and two good fixtures, in one node process."""
+    names = [*BAD, "good self", "good direct"]
+    return dict(zip(names, run_node("run_validate.mjs", [*BAD.values(), GOOD_SELF, GOOD_DIRECT]), strict=True))
+
+
+class TestValidate:
+    def test_good_fixtures_have_no_problems(self, problems):
+        assert problems["good self"] == [] and problems["good direct"] == []
+
+    @pytest.mark.parametrize("name", list(BAD))
+    def test_same_message_as_the_build(self, problems, tmp_path, name):
+        assert problems[name] == [build_message(BAD[name], tmp_path / "bad")]
+
+    def test_the_example_in_the_docs(self, problems):
+        assert problems["not a number"] == ["heads[0].W_V[1][1]: expected a number, got 'abc'"]
+
+    def test_every_problem_is_reported_not_only_the_first(self):
+        data = changed(changed(GOOD_SELF, ("X", 0, 1), "x"), ("heads", 0, "W_K", 1, 0), None)
+        (found,) = run_node("run_validate.mjs", [data])
+        assert found == [
+            "X[0][1]: expected a number, got 'x'",
+            "heads[0].W_K[1][0]: expected a number, got nothing",
+        ]
+
+    def test_unknown_fields_are_refused(self):
+        (found,) = run_node("run_validate.mjs", [{**GOOD_DIRECT, "w_o": [[1.0]], "extends": "other"}])
+        assert found == [
+            "w_o: expected one of the fields K, Q, V, W_O, causal, key_labels, n_heads, query_labels, "
+            "got an unknown field (did you mean W_O?)",
+            "extends: expected the fixture with extends resolved, got an unknown field",
+        ]
+
+    def test_non_finite_numbers_are_refused(self):
+        # JSON cannot carry NaN or Infinity, so this one calls the module directly.
+        script = (
+            "import { validate } from './docs/assets/js/engine.js';"
+            "console.log(JSON.stringify(validate({ Q: [[NaN, -Infinity]], K: [[1, 2]], V: [[Infinity]] })));"
+        )
+        result = subprocess.run(
+            [node(), "--input-type=module", "-e", script], capture_output=True, text=True, cwd=ROOT, timeout=60
+        )
+        assert result.returncode == 0, result.stderr
+        assert json.loads(result.stdout) == [
+            "Q[0][0]: expected a finite number, got .nan",
+            "Q[0][1]: expected a finite number, got -.inf",
+            "V[0][0]: expected a finite number, got .inf",
+        ]
+
+    def test_trace_refuses_what_validate_refuses(self):
+        script = (
+            "import { trace } from './docs/assets/js/engine.js';"
+            "try { trace({ Q: [[1]], K: [['abc']], V: [[1]] }); console.log('no error'); }"
+            "catch (error) { console.log(JSON.stringify(error.problems)); }"
+        )
+        result = subprocess.run(
+            [node(), "--input-type=module", "-e", script], capture_output=True, text=True, cwd=ROOT, timeout=60
+        )
+        assert result.returncode == 0, result.stderr
+        assert json.loads(result.stdout) == ["K[0][0]: expected a number, got 'abc'"]
