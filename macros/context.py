@@ -3,6 +3,7 @@
 import numpy as np
 
 from macros import claims
+from macros.engine import steps, variants
 from macros.render import latex, numbers, tables
 
 # Symbols used the same way on every page; the glossary page is generated from this too.
@@ -64,6 +65,13 @@ def site_context():
         "roughly_equal": claims.roughly_equal,
         "differ_by_more_than": claims.differ_by_more_than,
         "dot": lambda a, b: np.dot(np.asarray(a, float), np.asarray(b, float)),
+        # Variants of a computed layer (head order, W_O's row blocks, head-averaged map).
+        "output_projection": steps.output_projection,
+        "row_blocks": variants.row_blocks,
+        "head_contributions": variants.head_contributions,
+        "reorder_heads": variants.reorder_heads,
+        "reorder_row_blocks": variants.reorder_row_blocks,
+        "head_average": variants.head_average,
         "sym": sym,
         "glossary": GLOSSARY,
     }
