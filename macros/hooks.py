@@ -1,31 +1,38 @@
 """MkDocs hooks: lesson folders become pages, math is typeset at build time.
 
-MkDocs loads this file anew on every (re)build of ``mkdocs serve``, so it is also where
-stale imports of the project's own code are dropped: edits to the engine, the helpers or
-the lessons' code show on the next reload without restarting the server.
+MkDocs imports this file once per process, but ``mkdocs serve`` reloads the configuration
+on every rebuild; ``on_config`` then drops the project's own modules from the import
+cache, before the macros plugin imports them, so edits to the engine, the helpers or the
+wiring show on the next reload without restarting the server. For the same reason the
+project's modules are imported inside the hooks, never at the top of this file.
 """
 
 import sys
 from pathlib import Path
 
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority, get_plugin_logger
+from mkdocs.structure.files import File
+
 PROJECT = Path(__file__).resolve().parent.parent
 if str(PROJECT) not in sys.path:
     sys.path.insert(0, str(PROJECT))
-for _name in [name for name in sys.modules if name == "macros" or name.startswith("macros.")]:
-    del sys.modules[_name]
-
-from mkdocs.exceptions import PluginError  # noqa: E402
-from mkdocs.plugins import get_plugin_logger  # noqa: E402
-from mkdocs.structure.files import File  # noqa: E402
-
-from macros import lessons, mathrender, site  # noqa: E402
 
 log = get_plugin_logger("lessons")
 _renderer = None
 
 
+@event_priority(100)  # before the macros plugin's on_config, which imports the package
+def on_config(config):
+    for name in [name for name in sys.modules if name == "macros" or name.startswith("macros.")]:
+        del sys.modules[name]
+    return config
+
+
 def on_files(files, config):
     """Each lessons/<slug>/lesson.md is published at lessons/<slug>/ beside the docs pages."""
+    from macros import lessons
+
     root = Path(config.config_file_path).resolve().parent
     for folder in lessons.folders(root / "lessons"):
         src = f"lessons/{folder.name}/lesson.md"
@@ -35,6 +42,8 @@ def on_files(files, config):
 
 
 def on_post_page(output, page, config):
+    from macros import mathrender, site
+
     global _renderer
     if _renderer is None:
         _renderer = mathrender.KatexRenderer(Path(config.config_file_path).resolve().parent)
