@@ -1,5 +1,13 @@
 """Errors an author can act on: each names the file, the place in it and what was wrong."""
 
+import os
+
+
+def shown_path(file):
+    """A path as an author would type it: relative to the working folder when inside it."""
+    relative = os.path.relpath(file)
+    return relative if not relative.startswith("..") else str(file)
+
 
 class LessonError(Exception):
     """Any mistake in a lesson's fixture or template. Its text is the whole message."""
@@ -10,7 +18,7 @@ class FixtureError(LessonError):
 
     def __init__(self, file, path, expected, found):
         self.file, self.path, self.expected, self.found = file, path, expected, found
-        where = f"{file}: {path}" if path else str(file)
+        where = f"{shown_path(file)}: {path}" if path else shown_path(file)
         super().__init__(f"{where}: expected {expected}, got {found}")
 
 

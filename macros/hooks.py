@@ -26,7 +26,23 @@ _renderer = None
 def on_config(config):
     for name in [name for name in sys.modules if name == "macros" or name.startswith("macros.")]:
         del sys.modules[name]
+    config.nav = with_chapters(config)
     return config
+
+
+def with_chapters(config):
+    """The nav of mkdocs.yml with the track's chapters inserted after its first entry (Home)."""
+    from macros import site, track
+    from macros.errors import LessonError
+
+    try:
+        chapters = track.nav(Path(config.config_file_path).resolve().parent / "lessons")
+    except LessonError as error:
+        if site.strict():
+            raise PluginError(str(error)) from None
+        log.error(str(error))
+        return config.nav
+    return [*config.nav[:1], *chapters, *config.nav[1:]]
 
 
 def on_files(files, config):

@@ -12,8 +12,9 @@ from jinja2 import TemplateSyntaxError, UndefinedError
 from mkdocs.exceptions import PluginError
 from mkdocs_macros.errors import format_error
 
-from macros import context, lessons
+from macros import context, lessons, track
 from macros.errors import LessonError
+from macros.render import track as track_render
 
 
 def strict():
@@ -45,6 +46,19 @@ def define_env(env):
                 raise PluginError(str(error)) from None
             env.lesson_failures[folder.name] = error
     env.variables["lessons"] = loaded
+    titles, entries = load_track(env)
+    env.track_entries = {entry.slug: entry for entry in entries}
+    env.variables["track_map"] = lambda: track_render.track_map(titles, entries, env.page.file.src_uri)
+
+
+def load_track(env):
+    try:
+        return track.load(project_dir(env) / "lessons")
+    except LessonError as error:
+        if strict():
+            raise PluginError(str(error)) from None
+        env.lesson_failures["track"] = error
+        return [], []
 
 
 def before_page(env):
@@ -59,8 +73,22 @@ def before_page(env):
     env.lesson_keys = tuple(values)
 
 
+def with_facts(markdown, facts):
+    """The lesson's facts line placed right under its first-level title."""
+    lines = markdown.split("\n")
+    for i, line in enumerate(lines):
+        if line.startswith("# "):
+            return "\n".join([*lines[: i + 1], "", facts, *lines[i + 1 :]])
+    return facts + "\n" + markdown
+
+
 def after_page(env):
-    """Lesson names must not leak into the next page, where they would hide an undefined name."""
+    """Add the facts line to a rendered lesson (after rendering, so template line numbers in
+    error messages stay those of the file); then drop the lesson's names, which must not
+    leak into the next page, where they would hide an undefined name."""
+    slug = lesson_slug(env.page)
+    if slug in env.track_entries and slug not in env.lesson_failures:
+        env.markdown = with_facts(env.markdown, track_render.facts(env.track_entries[slug], env.track_entries))
     for key in env.lesson_keys:
         env.variables.pop(key, None)
     env.lesson_keys = ()

@@ -2,7 +2,8 @@
 
 The check reads the templates as text with the Jinja parts blanked out, so a number is
 allowed inside {{ ... }} or {% ... %} (where it is code) and nowhere else; front matter
-is skipped. A decimal such as 0.5 or 1.41 in prose is a typed result. Section numbers
+and code (fenced or inline, as in the author guide's examples) are skipped. A decimal
+such as 0.5 or 1.41 in prose is a typed result. Section numbers
 like 8.2 (one decimal, not starting with 0) pass.
 """
 
@@ -13,6 +14,7 @@ import pytest
 
 TYPED_DECIMAL = re.compile(r"(?<![\w.])(?:-?\d+\.\d{2,}|-?0\.\d+)")
 JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
+CODE = re.compile(r"^```.*?^```|`[^`\n]+`", re.S | re.M)  # examples in the author guide
 PAGES = sorted(Path("lessons").rglob("*.md")) + sorted(Path("docs").rglob("*.md"))
 
 
@@ -21,7 +23,8 @@ def typed_decimals(text):
     if text.startswith("---"):
         end = text.find("\n---", 3)
         text = "\n" * text[:end].count("\n") + text[end:] if end > 0 else text
-    prose = JINJA.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+    blank = lambda m: re.sub(r"[^\n]", " ", m.group())  # noqa: E731  keeps line numbers
+    prose = CODE.sub(blank, JINJA.sub(blank, text))
     return [(n, m.group()) for n, line in enumerate(prose.splitlines(), 1) for m in TYPED_DECIMAL.finditer(line)]
 
 
@@ -42,6 +45,16 @@ def test_typed_decimals_are_found(text, found):
     assert typed_decimals(text) == found
 
 
-@pytest.mark.parametrize("text", ["{{ num(0.25) }}", "{% set t = 0.05 %}", "Lesson 8.2 is next.", "---\nx: 0.5\n---\n"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{{ num(0.25) }}",
+        "{% set t = 0.05 %}",
+        "Lesson 8.2 is next.",
+        "---\nx: 0.5\n---\n",
+        "`x = 0.5`",
+        "```\n0.5\n```",
+    ],
+)
 def test_code_and_section_numbers_pass(text):
     assert typed_decimals(text) == []

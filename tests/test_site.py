@@ -102,12 +102,20 @@ class TestAuthorMistakesStopTheBuild:
         refused(build(project), "index.md: malformed LaTeX")
 
     def test_broken_link(self, project):
-        edit(
-            project / "docs/index.md",
-            "(lessons/two-heads-separate-projections/lesson.md)",
-            "(lessons/nowhere/lesson.md)",
-        )
-        refused(build(project), "lessons/nowhere/lesson.md")
+        edit(project / "docs/index.md", "(glossary.md)", "(glossry.md)")
+        refused(build(project), "contains a link 'glossry.md', but the target is not found")
+
+    def test_broken_link_between_lessons(self, project):
+        edit(project / LESSON / "lesson.md", "(../attention-by-hand/lesson.md)", "(../attention-by-head/lesson.md)")
+        refused(build(project), "'../attention-by-head/lesson.md', but the target", "Aborted with 1 warnings")
+
+    def test_lesson_missing_from_the_track(self, project):
+        edit(project / "lessons/track.yaml", "      - compare-heads-before-averaging\n", "")
+        refused(build(project), "lessons/track.yaml: chapters: expected every lesson folder listed, got not listed")
+
+    def test_prerequisite_after_the_lesson(self, project):
+        edit(project / LESSON / "lesson.md", "requires: [attention-by-hand]", "requires: [tracing-two-heads]")
+        refused(build(project), f"{LESSON}/lesson.md: front matter: requires: expected lessons listed earlier")
 
     def test_unknown_front_matter_field(self, project):
         edit(project / LESSON / "lesson.md", "decimals: 3", "decimal: 3")
