@@ -23,6 +23,12 @@ def argmax(values):
     return best
 
 
+def positions_of_largest(values):
+    """1-based positions holding the largest value: a tie gives several, which prose must say."""
+    values = np.asarray(values, dtype=float)
+    return [int(i) + 1 for i in np.flatnonzero(values == values.max())]
+
+
 def argmin(values):
     return argmax(-np.asarray(values, dtype=float))
 

@@ -13,3 +13,48 @@ def markdown_table(header, rows):
 def joined(values, places):
     """A row of numbers for a table cell or a sentence: '2, 0, 2, −2'."""
     return ", ".join(format_values(values, places))
+
+
+def cells(values, visible, places):
+    """A row of numbers as table cells, one form for the row; a masked entry reads 'masked'."""
+    texts = format_values([v if seen else 0.0 for v, seen in zip(values, visible, strict=True)], places)
+    return [text if seen else "masked" for text, seen in zip(texts, visible, strict=True)]
+
+
+def step_table(head, row, places, plain=False):
+    """One query's softmax, step by step, as the lessons' "step | value" table.
+
+    ``plain`` shows the exponentials as a hand calculation writes them, without the
+    stable shift; the weights are the same either way, which is the shift's point.
+    """
+    visible = head.visible[row]
+    exps, sums = (head.plain_exps, head.plain_sums) if plain else (head.exps, head.sums)
+    scale = format_values([head.d_k], places)[0]
+    steps = [
+        ("scores: query · key", ", ".join(cells(head.scores[row], visible, places))),
+        (f"scaled by 1/√{scale}", ", ".join(cells(head.scaled[row], visible, places))),
+    ]
+    if not plain:
+        shifted = head.scaled[row] - head.shift[row]
+        shift = format_values([head.shift[row]], places)[0]
+        steps.append((f"shifted: minus the largest, {shift}", ", ".join(cells(shifted, visible, places))))
+    steps += [
+        ("exponentials", ", ".join(cells(exps[row], visible, places))),
+        ("their sum", format_values([sums[row]], places)[0]),
+        ("weights: exponential / sum", ", ".join(cells(head.weights[row], visible, places))),
+        ("output: weights · values", joined(head.output[row], places)),
+    ]
+    return markdown_table(["step", "value"], steps)
+
+
+def key_table(head, row, places, labels=()):
+    """Per key: the key, its value, the query's score for it and the weight it gets."""
+    visible = head.visible[row]
+    scores = cells(head.scores[row], visible, places)
+    weights = cells(head.weights[row], visible, places)
+    names = labels or [str(j + 1) for j in range(head.K.shape[0])]
+    rows = [
+        [names[j], joined(head.K[j], places), joined(head.V[j], places), scores[j], weights[j]]
+        for j in range(head.K.shape[0])
+    ]
+    return markdown_table(["key", "key vector", "value", "score", "weight"], rows)
