@@ -8,13 +8,13 @@ import argparse
 import json
 import sys
 
-from macros import engine, fixture, golden
+from macros import fixture, golden, lessons
 from macros.engine.trace import to_dict
 from macros.errors import LessonError
 
 
 def trace_command(args):
-    print(json.dumps(to_dict(engine.run(fixture.load(args.path))), indent=1))
+    print(json.dumps(to_dict(lessons.compute(fixture.load(args.path))), indent=1))
 
 
 def golden_command(args):

@@ -110,6 +110,15 @@ def describe(value):
     return repr(value)
 
 
+def _looks_numeric(text):
+    """YAML 1.1 reads 1e-3 (no dot) as text; such a value is a number the author meant."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 def shape_text(rows, cols):
     return f"{rows}×{cols}"
 
@@ -138,6 +147,8 @@ class Checker:
                 self.fail(f"{path}{key}", "this field", "nothing: it is missing")
 
     def number(self, value, path):
+        if isinstance(value, str) and _looks_numeric(value):
+            self.fail(path, "a number", f"{value!r}, which YAML reads as text (write 1e-3 as 1.0e-3)")
         if isinstance(value, bool) or not isinstance(value, int | float):
             self.fail(path, "a number", describe(value))
         if not math.isfinite(value):

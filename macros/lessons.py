@@ -7,6 +7,7 @@ result is kept with the lesson's front matter, which the page and the golden rec
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import yaml
 
 from macros import engine, fixture
@@ -58,11 +59,39 @@ def front_matter(template):
     return meta
 
 
+def overflowed(trace):
+    """The first published field that is not finite, e.g. 'heads[0].scores', or None.
+
+    Checked fixtures hold finite numbers, but their products can still overflow float64
+    (1e200 · 1e200). The plain exponentials may overflow by design and are not checked.
+    """
+    for i, head in enumerate(trace.heads):
+        for name in ("Q", "K", "V", "scores", "scaled", "weights", "output"):
+            if not np.all(np.isfinite(getattr(head, name))):
+                return f"heads[{i}].{name}"
+    for name in ("concat", "output"):
+        if not np.all(np.isfinite(getattr(trace, name))):
+            return name
+    return None
+
+
+def compute(data):
+    """The fixture's trace, or a FixtureError if its numbers are too large for float64."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        trace = engine.run(data)
+    field = overflowed(trace)
+    if field:
+        raise FixtureError(
+            data.path, "", "numbers small enough for attention to stay finite", f"an overflow in {field}"
+        )
+    return trace
+
+
 def load(folder):
     """One lesson, computed: raises a LessonError naming the file and field at fault."""
     folder = Path(folder)
     data = fixture.load(folder / "fixture.yaml")
-    return Lesson(folder.name, folder, front_matter(folder / "lesson.md"), data, engine.run(data))
+    return Lesson(folder.name, folder, front_matter(folder / "lesson.md"), data, compute(data))
 
 
 def load_all(root=LESSONS):

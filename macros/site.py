@@ -12,7 +12,7 @@ from jinja2 import TemplateSyntaxError, UndefinedError
 from mkdocs.exceptions import PluginError
 from mkdocs_macros.errors import format_error
 
-from macros import context, lessons, track
+from macros import context, lessons, template_cache, track
 from macros.errors import LessonError
 from macros.render import track as track_render
 
@@ -62,6 +62,9 @@ def load_track(env):
 
 
 def before_page(env):
+    # The plugin creates its Jinja environment after define_env; the cache goes in on first use.
+    if not getattr(env.env, "compile_cached", False):
+        template_cache.install(env.env, project_dir(env) / ".cache" / "templates")
     slug = lesson_slug(env.page)
     if slug is None:
         return

@@ -184,7 +184,7 @@ class TestTraceCommand:
         return subprocess.run([sys.executable, "-m", "macros", *args], capture_output=True, text=True)
 
     def test_prints_the_trace_as_json(self, tmp_path):
-        result = self.run("trace", str(write(tmp_path, GOOD + "causal: false\n".replace("causal: false\n", ""))))
+        result = self.run("trace", str(write(tmp_path, GOOD)))
         trace = json.loads(result.stdout)
         assert result.returncode == 0
         assert set(trace) >= {"heads", "concat", "output"}
@@ -202,6 +202,13 @@ class TestTraceCommand:
         assert result.returncode == 1 and result.stdout == ""
         assert result.stderr == f"error: {path}: X[2][1]: expected a number, got 'one'\n"
         assert "Traceback" not in result.stderr
+
+    def test_overflow_is_refused_not_printed_as_nan(self, tmp_path):
+        path = write(tmp_path, "Q: [[1.0e+200]]\nK: [[1.0e+200], [1]]\nV: [[1], [2]]\n")
+        result = self.run("trace", str(path))
+        assert result.returncode == 1 and "Traceback" not in result.stderr
+        expected = "expected numbers small enough for attention to stay finite, got an overflow in heads[0].scores"
+        assert result.stderr == f"error: {path}: {expected}\n"
 
     def test_missing_file(self, tmp_path):
         result = self.run("trace", str(tmp_path / "nope.yaml"))

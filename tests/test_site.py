@@ -30,6 +30,26 @@ class TestRealSite:
         text = site.page(LESSON)
         assert re.search(rf"(?<![\d.]){re.escape(number)}(?!\d)", text.replace("\u2212", "-")), number
 
+    @pytest.mark.parametrize(
+        "lesson, numbers",
+        [
+            # seed 001, "8.2": the single head of width two
+            ("lessons/attention-by-hand", ["1.1740", "0.7643"]),
+            # seed 001, head A: scores, plain exponentials, their sum, weights, output
+            ("lessons/two-heads-of-dimension-one", ["2, 0, 2, -2", "7.3891, 1.0000, 7.3891, 0.1353", "15.9134"]),
+            ("lessons/two-heads-of-dimension-one", ["0.4643, 0.0628, 0.4643, 0.0085", "1.3760"]),
+            # seed 001, head B and the comparison with the single head, differences included
+            ("lessons/two-heads-of-dimension-one", ["0.4754, 0.1749, 0.1749, 0.1749", "2.1036", "0.8744"]),
+            ("lessons/two-heads-of-dimension-one", ["1.1740", "0.7643", "0.2019", "0.1101"]),
+            # seed 003: the scaled score matrix and one dot-product expansion
+            ("lessons/tracing-two-heads", ["0.71", "1.41", r"1\cdot 1+0\cdot 0"]),
+        ],
+    )
+    def test_track_lessons_show_the_seed_numbers(self, site, lesson, numbers):
+        text = site.page(lesson).replace("\u2212", "-")
+        for number in numbers:
+            assert number in text, (lesson, number)
+
     def test_solution_notes_the_rounding_only_because_it_is_true(self, site):
         # 0.248 + 0.503 = 0.751 from displayed weights; unrounded 0.75174... -> 0.752 (seed 000)
         assert "the last decimal moves" in site.page(LESSON)

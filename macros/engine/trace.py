@@ -57,7 +57,7 @@ def _rows(array):
 
 
 def _masked_rows(scaled, visible):
-    """Scaled scores with masked entries as None, which JSON writes as null."""
+    """Scaled scores with masked (or non-finite) entries as None, which JSON writes as null."""
     return [
         [float(x) if seen else None for x, seen in zip(row, mask, strict=True)]
         for row, mask in zip(scaled, visible, strict=True)
