@@ -2,9 +2,10 @@
 
 import numpy as np
 
-from macros import claims
+from macros import claims, fixture_json
 from macros.engine import steps, variants
-from macros.render import latex, numbers, tables
+from macros.engine.trace import to_dict
+from macros.render import figures, latex, numbers, tables, widgets
 
 # Symbols used the same way on every page; the glossary page is generated from this too.
 GLOSSARY = {
@@ -66,10 +67,86 @@ def helpers(places):
     }
 
 
+def resolve(data, path):
+    """A dotted path into nested dicts, lists and arrays: 'heads.0.weights.2'."""
+    for part in str(path).split("."):
+        if part.isdigit():
+            data = data[int(part)]
+        elif isinstance(data, dict):
+            data = data[part]
+        else:
+            data = getattr(data, part)
+    return data
+
+
+def widget_helpers(lesson):
+    """Figures and interactive parts, bound to this lesson's trace, labels and decimals."""
+    trace, places = lesson.trace, lesson.decimals
+    plain = fixture_json.to_plain(lesson.fixture)
+    keys = lesson.fixture.key_labels or [str(j + 1) for j in range(trace.heads[0].K.shape[0])]
+    queries = lesson.fixture.query_labels or [str(i + 1) for i in range(trace.heads[0].Q.shape[0])]
+
+    def bars(h, row, title):
+        weights = trace.heads[h].weights[row]
+        svg = figures.weight_bars(weights, keys, places, f"heads.{h}.weights.{row}", title)
+        rows = [[key, text] for key, text in zip(keys, numbers.format_values(weights, places), strict=True)]
+        return svg + "\n\n" + figures.numbers_table(title, ["key", "weight"], rows)
+
+    def maps(average=True, names=None):
+        names = names or [f"head {i + 1}" for i in range(trace.n_heads)]
+        shown = [
+            (name, head.weights, head.visible, f"heads.{i}.weights")
+            for i, (name, head) in enumerate(zip(names, trace.heads, strict=True))
+        ]
+        if average:
+            mean = variants.head_average(trace)
+            shown.append(("average of the heads", mean, trace.heads[0].visible, "average"))
+        svgs = [
+            (name, figures.heat_map(w, seen, queries, keys, places, path, f"attention weights, {name}"))
+            for name, w, seen, path in shown
+        ]
+        tables = "\n".join(
+            figures.numbers_table(
+                name,
+                ["query", *keys],
+                [[q, *numbers.format_values(w[i], places)] for i, q in enumerate(queries)],
+            )
+            for name, w, _, _ in shown
+        )
+        return figures.maps_side_by_side(svgs) + "\n\n" + tables
+
+    def editor(field, label):
+        initial = resolve(plain, field) if field != "W_O" or "W_O" in plain else trace.W_O
+        return widgets.editor(field, initial, label, places)
+
+    def bound(path):
+        return widgets.bound(
+            path, np.ravel(resolve(to_dict(trace) | {"average": variants.head_average(trace)}, path)), places
+        )
+
+    def lab(name, caller):
+        return (
+            f'<div class="abh-lab" data-lab="{name}" markdown>\n\n{caller()}\n\n'
+            '<p class="abh-lab-message" aria-live="polite" hidden></p>\n</div>'
+        )
+
+    return {
+        "bars": bars,
+        "maps": maps,
+        "editor": editor,
+        "bound": bound,
+        "lab": lab,
+        "gate": widgets.gate,
+        "choice": widgets.choice,
+        "takeaway": widgets.takeaway,
+    }
+
+
 def lesson_context(lesson):
     """Everything a lesson page's template sees, by name."""
     trace = lesson.trace
     return {
+        **widget_helpers(lesson),
         "lesson": lesson,
         "fixture": lesson.fixture,
         "trace": trace,

@@ -1,0 +1,117 @@
+"""HTML for the interactive parts of a lesson, written so the page reads fully without them.
+
+Every widget is plain HTML that makes sense with JavaScript off (questions as a list,
+answers and hints in collapsible blocks, numbers and figures already computed).
+docs/assets/js/widgets.js enhances it in the reader's browser. The answers are the
+build-time engine's numbers, written into data attributes here, so nothing drifts.
+
+The contract with widgets.js (classes and data attributes):
+
+- ``script.abh-lesson`` (type application/json): {slug, title, decimals, fixture,
+  requires, optional}; one per lesson page, emitted with the lesson's facts line.
+- ``.abh-gate[data-gate][data-need][data-tolerance]`` holds ``li.abh-check[data-check]
+  [data-answer]`` items, each with a ``.abh-label``. A typed answer x counts when
+  |x − answer| ≤ tolerance: the boundary counts as right. ``data-with-choice`` names a
+  choice that the gate's status also reports. ``p.abh-status`` shows what is met.
+- ``.abh-choice[data-choice][data-correct]`` holds ``li[data-option][data-feedback]``
+  options; a choice is locked in before its result shows: elements with
+  ``data-reveal-after="<choice>"`` are hidden by the script until it is locked.
+- ``.abh-hints[data-attempts-of="<gate>"]`` holds ``details.abh-hint[data-after="N"]``:
+  a hint opens after N evaluated attempts on that gate's checks, never by time.
+- ``.abh-takeaway[data-takeaway]`` holds the default text the reader may edit and keep.
+- ``.abh-lab[data-lab]`` is a live widget: ``.abh-editor[data-field][data-initial]``
+  tables become editable cells for that fixture field (a dotted path such as
+  ``heads.0.W_Q``); on every edit the twin engine recomputes and updates, inside the lab
+  only, ``[data-bind]`` texts (a dotted trace path), ``rect[data-bar]`` bar lengths and
+  ``rect[data-heat]`` cell shades. ``.abh-lab-message`` reports bad input.
+
+State lives in localStorage under ``abh:<slug>``; see widgets.js.
+"""
+
+import html
+import json
+
+import numpy as np
+
+from macros.render.numbers import format_values
+
+
+def _attrs(**values):
+    return " ".join(
+        f'{name.replace("_", "-")}="{html.escape(str(value), quote=True)}"' for name, value in values.items()
+    )
+
+
+def _number(x):
+    """Full precision for data attributes: the browser compares against the exact value."""
+    return repr(float(x))
+
+
+def lesson_data(slug, title, decimals, fixture_plain, meta):
+    """The lesson's own numbers for the browser; ``</`` is escaped so JSON cannot end the script."""
+    data = {
+        "slug": slug,
+        "title": title,
+        "decimals": decimals,
+        "fixture": fixture_plain,
+        "requires": meta.get("requires", []),
+        "optional": bool(meta.get("optional", False)),
+    }
+    text = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+    return f'<script type="application/json" class="abh-lesson">{text}</script>'
+
+
+def gate(name, questions, need, tolerance, with_choice=None):
+    """A list of numeric questions, ``need`` of which must land within ``tolerance``.
+
+    ``questions`` is a list of (label, answer) with answers from the trace; each check's
+    id is the gate's name and its position, which keeps a reader's saved answers attached.
+    """
+    extra = {"data_with_choice": with_choice} if with_choice else {}
+    items = "\n".join(
+        f'<li class="abh-check" {_attrs(data_check=f"{name}-{i}", data_answer=_number(answer))}>'
+        f'<span class="abh-label">{html.escape(label)}</span></li>'
+        for i, (label, answer) in enumerate(questions, 1)
+    )
+    return (
+        f'<div class="abh-gate" {_attrs(data_gate=name, data_need=need, data_tolerance=_number(tolerance), **extra)}>\n'
+        f'<ol class="abh-checks">\n{items}\n</ol>\n'
+        f'<p class="abh-status" aria-live="polite" hidden></p>\n</div>'
+    )
+
+
+def choice(name, question, options, correct):
+    """Options as (text, feedback); ``correct`` is 1-based and computed by the lesson."""
+    items = "\n".join(
+        f"<li {_attrs(data_option=i, data_feedback=feedback)}>{html.escape(text)}</li>"
+        for i, (text, feedback) in enumerate(options, 1)
+    )
+    return (
+        f'<div class="abh-choice" {_attrs(data_choice=name, data_correct=correct)}>\n'
+        f'<p class="abh-question">{html.escape(question)}</p>\n<ol>\n{items}\n</ol>\n</div>'
+    )
+
+
+def takeaway(name, text):
+    return f'<div class="abh-takeaway" {_attrs(data_takeaway=name)}>\n<p>{html.escape(text)}</p>\n</div>'
+
+
+def editor(field, matrix, label, decimals):
+    """A matrix shown as a table; widgets.js turns its cells into inputs for ``field``."""
+    matrix = np.atleast_2d(np.asarray(matrix, dtype=float))
+    texts = format_values(matrix, decimals)
+    width = matrix.shape[1]
+    rows = "".join(
+        "<tr>" + "".join(f"<td>{texts[r * width + c]}</td>" for c in range(width)) + "</tr>"
+        for r in range(matrix.shape[0])
+    )
+    initial = json.dumps(matrix.tolist())
+    return (
+        f'<figure class="abh-editor" {_attrs(data_field=field, data_initial=initial)}>'
+        f'<figcaption>{html.escape(label)}</figcaption><table class="abh-matrix">{rows}</table></figure>'
+    )
+
+
+def bound(path, values, decimals):
+    """Text of one computed number or row, kept current by a lab: ``data-bind`` is its trace path."""
+    return f"<span {_attrs(data_bind=path)}>{', '.join(format_values(values, decimals))}</span>"
