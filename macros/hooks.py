@@ -61,10 +61,12 @@ def on_post_page(output, page, config):
     from macros import mathrender, site
 
     global _renderer
-    if _renderer is None:
-        _renderer = mathrender.KatexRenderer(Path(config.config_file_path).resolve().parent)
     try:
+        if _renderer is None:
+            _renderer = mathrender.KatexRenderer(Path(config.config_file_path).resolve().parent)
         return _renderer.typeset(output)
+    except mathrender.RendererError as error:
+        raise PluginError(f"{page.file.src_path}: {error}") from None
     except mathrender.MathError as error:
         message = f"{page.file.src_path}: {error}"
         if site.strict():

@@ -27,25 +27,35 @@ class MathError(Exception):
         super().__init__(f"malformed LaTeX: {message} in: {tex}")
 
 
+class RendererError(Exception):
+    """The math renderer itself could not run (no Node.js, or its process stopped)."""
+
+
 class KatexRenderer:
     """A long-lived Node.js process holding KaTeX; ``close`` it when the build ends."""
 
     def __init__(self, project_dir):
         katex = (Path(project_dir) / KATEX).resolve()
-        self.process = subprocess.Popen(
-            ["node", str(SERVER), str(katex)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            encoding="utf-8",
-        )
+        try:
+            self.process = subprocess.Popen(
+                ["node", str(SERVER), str(katex)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+                encoding="utf-8",
+            )
+        except FileNotFoundError:
+            raise RendererError("Node.js (the `node` command) is needed to typeset math at build time") from None
 
     def render_all(self, items):
         """[(tex, display)] -> [html], or MathError naming the first formula KaTeX refuses."""
         request = {"items": [{"tex": tex, "display": display} for tex, display in items]}
-        self.process.stdin.write(json.dumps(request) + "\n")
-        self.process.stdin.flush()
-        reply = json.loads(self.process.stdout.readline())
+        try:
+            self.process.stdin.write(json.dumps(request) + "\n")
+            self.process.stdin.flush()
+            reply = json.loads(self.process.stdout.readline())
+        except (OSError, ValueError):
+            raise RendererError(f"the KaTeX process stopped (exit code {self.process.poll()})") from None
         if "error" in reply:
             raise MathError(items[reply["index"]][0].strip(), reply["error"])
         return reply["html"]

@@ -161,3 +161,9 @@ class TestServeIsForgiving:
 def test_numpy_is_float64_everywhere():
     trace = engine.run(fixture.load(f"{LESSON}/fixture.yaml"))
     assert all(head.weights.dtype == np.float64 for head in trace.heads)
+
+
+def test_missing_node_is_a_clear_error(project):
+    """Without Node.js the math cannot be typeset: the build says so instead of a traceback."""
+    edit(project / "macros/mathrender.py", '["node", str(SERVER)', '["node-that-is-not-installed", str(SERVER)')
+    refused(build(project), "Node.js (the `node` command) is needed to typeset math at build time")
