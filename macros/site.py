@@ -137,11 +137,12 @@ def root_cause(error):
 
 def _located(error, markdown, page):
     cause = root_cause(error)
+    line = template_line(error, markdown, page)
+    where = f"{page.file.src_path}:{line}" if line else page.file.src_path
     if isinstance(cause, LessonError):
-        message = str(cause)
+        # A claim names its lesson itself; a predicate's own complaint (a tie) gets the place.
+        message = str(cause) if str(cause).startswith(page.file.src_path) else f"{where}: {cause}"
     else:
-        line = template_line(error, markdown, page)
-        where = f"{page.file.src_path}:{line}" if line else page.file.src_path
         if isinstance(cause, TemplateSyntaxError):
             what = cause.message
         elif isinstance(cause, UndefinedError):

@@ -107,6 +107,17 @@ class TestAuthorMistakesStopTheBuild:
         edit(project / LESSON / "fixture.yaml", "W_V: *last_pair", "W_V: *first_pair")
         refused(build(project), f"{LESSON}/lesson.md: this claim is false for the fixture's numbers: Head 2 puts")
 
+    def test_false_claim_in_another_lesson(self, project):
+        # "mouse" embedded like "chases": it no longer attends most to itself in head 1.
+        lesson = "lessons/tracing-two-heads"
+        edit(project / lesson / "fixture.yaml", "[1, 1, 0, 0]", "[0, 1, 0, 1]")
+        refused(build(project), f"{lesson}/lesson.md")
+
+    def test_a_tie_where_a_claim_needs_one_winner_names_the_place(self, project):
+        lesson = "lessons/tracing-two-heads"
+        edit(project / lesson / "fixture.yaml", "[1, 1, 0, 0]", "[1, 0, 0, 0]")
+        refused(build(project), f"{lesson}/lesson.md:", "is a tie, so no single position is the largest")
+
     def test_misspelled_variable_names_the_file_and_line(self, project):
         template = project / LESSON / "lesson.md"
         edit(template, "{{ mat(fixture.X) }}", "{{ mat(fixture.Xs) }}")
