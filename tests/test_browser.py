@@ -1,0 +1,527 @@
+"""The lesson widgets in a real browser: docs/assets/js/widgets.js on the built site.
+
+The site is the session's real build (the ``site`` fixture), served from its folder by a
+small HTTP server on 127.0.0.1; one Chromium serves the whole session and each test gets
+a fresh context, so stored learner state never leaks between tests. Chromium is driven
+through Playwright at CHROMIUM (default /usr/bin/chromium); without it these tests fail
+with a message saying so, they do not skip (.ci/run installs it).
+
+Expected numbers come from the Python side (macros.lessons, macros.engine,
+macros.render.numbers), never from the page's own script.
+"""
+
+import dataclasses
+import functools
+import http.server
+import os
+import re
+import shutil
+import threading
+from urllib.parse import urlsplit
+
+import numpy as np
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from macros import engine, lessons
+from macros.engine import steps
+from macros.render.numbers import format_values
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SLUG = "two-heads-of-dimension-one"
+LESSON = f"lessons/{SLUG}/"
+TIMEOUT_MS = 5000  # every wait is bounded; widgets update synchronously, so this is slack
+
+
+# ---------------------------------------------------------------- the browser and the server
+
+
+@pytest.fixture(scope="session")
+def browser():
+    executable = shutil.which(CHROMIUM)
+    if executable is None:
+        pytest.fail(
+            f"Chromium not found at {CHROMIUM!r}: the browser tests need it. Install Debian's chromium "
+            "(apt-get install chromium; .ci/run does) or point the CHROMIUM variable at a Chromium binary.",
+            pytrace=False,
+        )
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="session")
+def server(site):
+    """The built site over HTTP on 127.0.0.1 (module scripts and localStorage need an origin)."""
+    handler = functools.partial(_QuietHandler, directory=str(site.site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_port}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+class Reader:
+    """One browser context (its own localStorage) with a page, recording what went wrong."""
+
+    def __init__(self, context, base):
+        self.context, self.base = context, base
+        self.host = urlsplit(base).netloc
+        self.errors, self.foreign = [], []
+        context.set_default_timeout(TIMEOUT_MS)
+        context.on("request", self._request)
+        self.page = context.new_page()
+        self.page.on("console", lambda message: message.type == "error" and self.errors.append(message.text))
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+    def _request(self, request):
+        parts = urlsplit(request.url)
+        if parts.scheme in ("http", "https", "ws", "wss") and parts.netloc != self.host:
+            self.foreign.append(request.url)
+
+    def open(self, path=LESSON):
+        response = self.page.goto(self.base + path)
+        assert response is not None and response.ok, f"{path}: {response and response.status}"
+        return self.page
+
+
+@pytest.fixture
+def reader(browser, server):
+    context = browser.new_context()
+    yield Reader(context, server)
+    context.close()
+
+
+# ---------------------------------------------------------------- helpers on the deep dive
+
+
+def check_item(page, i):
+    return page.locator("li.abh-check").nth(i)
+
+
+def answer_of(page, i):
+    return float(check_item(page, i).get_attribute("data-answer"))
+
+
+def submit(page, i, text):
+    field = check_item(page, i).locator("input.abh-answer")
+    field.fill(text)
+    field.press("Enter")
+
+
+def result(page, i):
+    return check_item(page, i).locator(".abh-result")
+
+
+def attempts(page, i):
+    return check_item(page, i).locator(".abh-attempts")
+
+
+def status(page):
+    return page.locator(".abh-gate[data-gate='six-numbers'] p.abh-status")
+
+
+def lock(page, choice, option):
+    widget = page.locator(f".abh-choice[data-choice='{choice}']")
+    widget.locator(f"input[type=radio][value='{option}']").check()
+    widget.get_by_role("button", name="Lock in").click()
+
+
+def cell(page, r, c):
+    return page.get_by_label(f"W_O row {r + 1}, column {c + 1}", exact=True)
+
+
+def lesson_numbers(site):
+    """The deep dive computed by Python from the same sources the site was built from."""
+    return lessons.load(site.root / "lessons" / SLUG)
+
+
+def shown(values, places):
+    return ", ".join(format_values(values, places))
+
+
+def visible_text(page):
+    return page.locator("body").inner_text()
+
+
+# ---------------------------------------------------------------- numeric checks and the gate
+
+
+def test_answers_inside_outside_and_exactly_on_the_tolerance(reader):
+    page = reader.open()
+    tolerance = float(page.locator(".abh-gate").get_attribute("data-tolerance"))
+    a = answer_of(page, 0)
+
+    cases = [
+        (repr(a + tolerance / 2), "Within"),
+        (repr(a + 1.5 * tolerance), "Not within"),
+        (repr(a + tolerance), "Within"),  # the boundary counts, float error notwithstanding
+        (repr(a + tolerance + 1e-6), "Not within"),
+        (repr(a - tolerance).replace("-", "\u2212"), "Within"),
+    ]
+    for typed, verdict in cases:
+        submit(page, 0, typed)
+        expect(result(page, 0)).to_contain_text(verdict)
+        if verdict == "Within":
+            expect(result(page, 0)).not_to_contain_text("Not")
+    expect(attempts(page, 0)).to_have_text(f"({len(cases)} attempts)")
+
+    # A negative answer, at the far boundary, written with the typographic minus.
+    negative = answer_of(page, 3)
+    assert negative < 0
+    submit(page, 3, repr(negative - tolerance).replace("-", "\u2212"))
+    expect(result(page, 3)).to_contain_text("Within")
+
+    # A decimal comma counts when it cannot be a thousands separator; "1,376" could be either.
+    submit(page, 1, f"{answer_of(page, 1):.4f}".replace(".", ","))
+    expect(result(page, 1)).to_contain_text("Within")
+    submit(page, 2, "1,376")
+    expect(result(page, 2)).to_contain_text("comma")
+    expect(attempts(page, 2)).to_have_text("")
+    expect(check_item(page, 2).locator("input")).to_have_attribute("aria-invalid", "true")
+
+
+def test_gate_status_reading_and_the_lesson_done_on_the_track_map(reader):
+    page = reader.open()
+    expect(status(page)).to_have_text("0 of 6 numbers within 0.02, 5 needed. Reading: not chosen yet.")
+    for i in range(4):
+        submit(page, i, repr(answer_of(page, i)))
+    expect(status(page)).to_have_text("4 of 6 numbers within 0.02, 5 needed. Reading: not chosen yet.")
+    submit(page, 4, repr(answer_of(page, 4)))
+    expect(status(page)).to_have_text("5 of 6 numbers within 0.02, 5 needed. Reading: not chosen yet.")
+
+    home = reader.open("")
+    expect(home.locator(f".track-lesson[data-lesson='{SLUG}'] .track-status")).to_have_text("")
+
+    page = reader.open()
+    correct = page.locator(".abh-choice[data-choice='why']").get_attribute("data-correct")
+    lock(page, "why", correct)
+    expect(status(page)).to_have_text("5 of 6 numbers within 0.02, 5 needed. Reading: locked in, right. Check met.")
+
+    home = reader.open("")
+    expect(home.locator(f".track-lesson[data-lesson='{SLUG}'] .track-status")).to_have_text("done")
+    expect(home.locator(".track-status", has_text="done")).to_have_count(1)
+
+    # A wrong reading keeps the check unmet however many numbers land, and the lesson not done.
+    page = reader.open()
+    page.get_by_role("button", name="Reset this lesson").click()
+    expect(status(page)).to_have_text("0 of 6 numbers within 0.02, 5 needed. Reading: not chosen yet.")
+    for i in range(6):
+        submit(page, i, repr(answer_of(page, i)))
+    wrong = next(o for o in ("1", "2", "3") if o != correct)
+    lock(page, "why", wrong)
+    expect(status(page)).to_have_text("6 of 6 numbers within 0.02, 5 needed. Reading: locked in, not right.")
+    home = reader.open("")
+    expect(home.locator(f".track-lesson[data-lesson='{SLUG}'] .track-status")).to_have_text("")
+
+
+def test_hints_open_only_after_three_and_five_evaluated_attempts(reader):
+    page = reader.open()
+    first = page.locator("details.abh-hint[data-after='3']")
+    second = page.locator("details.abh-hint[data-after='5']")
+    is_open = lambda details: details.evaluate("d => d.open")  # noqa: E731
+
+    for typed in ("abc", "", "1e400"):  # not numbers: shown a message, not counted
+        submit(page, 0, typed)
+        expect(result(page, 0)).to_contain_text("counted")
+    first.locator("summary").click()
+    assert not is_open(first)
+    expect(first.locator("summary")).to_contain_text("Opens after 3 evaluated attempts (you have 0).")
+
+    for _ in range(3):
+        submit(page, 0, "0")  # wrong, but evaluated
+    first.locator("summary").click()
+    assert is_open(first)
+    second.locator("summary").click()
+    assert not is_open(second)
+    expect(second.locator("summary")).to_contain_text("Opens after 5 evaluated attempts (you have 3).")
+    second.locator("summary").press("Enter")  # the keyboard cannot open it either
+    assert not is_open(second)
+
+    submit(page, 1, "0")
+    submit(page, 2, "0")  # attempts on any of the gate's checks count
+    second.locator("summary").click()
+    assert is_open(second)
+    expect(second.locator("summary")).not_to_contain_text("Opens after")
+
+
+def test_the_prediction_is_locked_in_before_the_comparison_shows(reader):
+    page = reader.open()
+    comparison = page.locator("[data-reveal-after='predict']")
+    choice = page.locator(".abh-choice[data-choice='predict']")
+    expect(comparison).to_be_hidden()
+    expect(page.locator(".abh-reveal-note")).to_be_visible()
+
+    choice.get_by_role("button", name="Lock in").click()
+    expect(choice.locator(".abh-feedback")).to_have_text("Choose one of the options first.")
+    choice.locator("input[value='1']").check()
+    expect(comparison).to_be_hidden()  # choosing is not locking in
+
+    choice.get_by_role("button", name="Lock in").click()
+    expect(comparison).to_be_visible()
+    expect(page.locator(".abh-reveal-note")).to_be_hidden()
+    correct = choice.get_attribute("data-correct")
+    verdict = "right" if correct == "1" else "not right"
+    feedback = choice.locator("li[data-option='1']").get_attribute("data-feedback")
+    expect(choice.locator(".abh-feedback")).to_have_text(f"Locked in: {verdict}. {feedback}")
+    for radio in choice.locator("input[type=radio]").all():
+        expect(radio).to_be_disabled()
+    expect(choice.get_by_role("button", name="Locked in")).to_be_disabled()
+
+
+# ---------------------------------------------------------------- the W_O lab
+
+
+def test_editing_w_o_shows_the_numbers_numpy_computes(reader, site):
+    lesson = lesson_numbers(site)
+    places = lesson.decimals
+    page = reader.open()
+    output = page.locator("[data-bind='output.0']")
+    concat = page.locator("[data-bind='concat.0']")
+    expect(output).to_have_text(shown(lesson.trace.output[0], places))
+
+    for W_O, typed in [
+        ([[0.5, -1.25], [2.0, 0.75]], [["0.5", "\u22121.25"], ["2", "0,75"]]),
+        ([[0.0, 0.0], [0.0, 0.0]], [["0", "0"], ["0", "0"]]),  # a whole group reads as integers
+        ([[1e-9, 3.0], [-7.0, 0.1]], [["1e-9", "3"], ["-7", ".1"]]),
+    ]:
+        for r in range(2):
+            for c in range(2):
+                cell(page, r, c).fill(typed[r][c])
+        expected = steps.output_projection(lesson.trace.concat, np.array(W_O))[0]
+        expect(output).to_have_text(shown(expected, places))
+        expect(concat).to_have_text(shown(lesson.trace.concat[0], places))
+    assert float(page.locator(".abh-lab").get_attribute("data-recompute-ms")) >= 0
+
+    page.locator(".abh-lab .abh-lab-reset").click()
+    expect(cell(page, 0, 0)).to_have_value("1")
+    expect(cell(page, 0, 1)).to_have_value("0")
+    expect(output).to_have_text(shown(lesson.trace.output[0], places))
+
+
+def test_a_projection_edit_redraws_heat_maps_as_numpy_computes_them(reader, site):
+    """Figures inside a lab: cell texts grouped per map as the build groups them, shades, rows."""
+    slug = "two-heads-separate-projections"
+    lesson = lessons.load(site.root / "lessons" / slug)
+    places = lesson.decimals
+    W_Q = np.array([[0.5, 0.0], [0.0, -1.0], [1.0, 2.0], [0.0, 1.0]])
+    heads = (lesson.fixture.heads[0], dataclasses.replace(lesson.fixture.heads[1], W_Q=W_Q))
+    computed = engine.run(dataclasses.replace(lesson.fixture, heads=heads))
+
+    page = reader.open(f"lessons/{slug}/")
+    for r, row in enumerate(W_Q):
+        for c, value in enumerate(row):
+            page.get_by_label(f"W_Q of head 2 row {r + 1}, column {c + 1}", exact=True).fill(repr(float(value)))
+    lab = page.locator(".abh-lab")
+    expect(lab).to_have_attribute("data-recompute-ms", re.compile(r"^\d"))
+    assert lab.locator(".abh-lab-message").is_hidden()
+    checked = 0
+    for bound in lab.locator("[data-bind]").all():
+        path = bound.get_attribute("data-bind").split(".")
+        assert path[0] == "heads" and path[2] == "weights", path
+        weights = computed.heads[int(path[1])].weights
+        if len(path) == 5:  # a heat-map cell: the build formats the whole map as one group
+            r, c = int(path[3]), int(path[4])
+            expected = format_values(weights, places)[r * weights.shape[1] + c]
+            shade = lab.locator(f"rect[data-heat='{'.'.join(path)}']")
+            expect(shade).to_have_attribute("fill-opacity", f"{weights[r, c]:.4f}")
+        else:  # a bound row
+            expected = shown(weights[int(path[3])], places)
+        expect(bound).to_have_text(expected)
+        checked += 1
+    assert checked >= 8
+    # The maps' "Show the numbers" tables are not bound: while edited, they say they show the lesson's numbers.
+    notes = lab.locator(".abh-stale-note")
+    assert notes.count() >= 1
+    assert lab.locator(".abh-stale-note[hidden]").count() == 0
+    lab.locator(".abh-lab-reset").click()
+    assert lab.locator(".abh-stale-note[hidden]").count() == notes.count()
+
+
+def test_bad_cell_input_names_the_cell_and_keeps_the_last_good_numbers(reader):
+    page = reader.open()
+    output = page.locator("[data-bind='output.0']")
+    message = page.locator(".abh-lab-message")
+    cell(page, 0, 1).fill("0.5")
+    good = output.inner_text()
+
+    for typed, problem in [
+        ("", "is empty"),
+        ("abc", "is not a number"),
+        ("1e400", "is too large"),
+        ("NaN", "is not a number"),
+    ]:
+        cell(page, 0, 0).fill(typed)
+        expect(message).to_be_visible()
+        expect(message).to_contain_text(f"W_O row 1, column 1 {problem}")
+        expect(cell(page, 0, 0)).to_have_attribute("aria-invalid", "true")
+        expect(output).to_have_text(good)
+        text = visible_text(page)
+        assert "NaN" not in text and "Infinity" not in text and "undefined" not in text
+
+    # Finite entries whose product overflows: refused as the build refuses such a fixture.
+    cell(page, 0, 0).fill("1e308")  # huge, and still finite: shown, as the build would show it
+    expect(message).to_be_hidden()
+    huge = output.inner_text()
+    cell(page, 1, 0).fill("1e308")  # 1.38e308 + 0.87e308 is beyond float64
+    expect(message).to_contain_text("output overflows")
+    expect(output).to_have_text(huge)
+    assert "Infinity" not in visible_text(page)
+
+    cell(page, 0, 0).fill("1")
+    cell(page, 1, 0).fill("0")
+    expect(message).to_be_hidden()
+    expect(cell(page, 0, 0)).to_have_attribute("aria-invalid", "false")
+    expect(output).to_have_text(good)  # the same W_O as before the bad entries, the same output
+
+
+# ---------------------------------------------------------------- stored state
+
+
+def test_state_survives_a_reload_and_reset_clears_it(reader):
+    page = reader.open()
+    default_takeaway = page.locator(".abh-takeaway textarea").input_value()
+    initial_output = page.locator("[data-bind='output.0']").inner_text()
+    submit(page, 0, repr(answer_of(page, 0)))
+    submit(page, 1, "0")
+    check_item(page, 2).locator("input").fill("1.3")  # typed, not checked
+    lock(page, "predict", "3")
+    page.locator(".abh-takeaway textarea").fill("Each head has its own softmax.")
+    cell(page, 0, 1).fill("0.5")
+    edited_output = page.locator("[data-bind='output.0']").inner_text()
+    assert edited_output != initial_output
+
+    page.reload()
+    expect(check_item(page, 0).locator("input")).to_have_value(repr(answer_of(page, 0)))
+    expect(result(page, 0)).to_contain_text("Within")
+    expect(result(page, 1)).to_contain_text("Not within")
+    expect(attempts(page, 1)).to_have_text("(1 attempt)")
+    expect(check_item(page, 2).locator("input")).to_have_value("1.3")
+    expect(status(page)).to_have_text("1 of 6 numbers within 0.02, 5 needed. Reading: not chosen yet.")
+    predict = page.locator(".abh-choice[data-choice='predict']")
+    expect(predict.locator("input[value='3']")).to_be_checked()
+    expect(predict.locator("input[value='3']")).to_be_disabled()
+    expect(page.locator("[data-reveal-after='predict']")).to_be_visible()
+    expect(page.locator(".abh-takeaway textarea")).to_have_value("Each head has its own softmax.")
+    expect(cell(page, 0, 1)).to_have_value("0.5")
+    expect(page.locator("[data-bind='output.0']")).to_have_text(edited_output)
+
+    page.get_by_role("button", name="Reset this lesson").click()
+    for loaded in (page, None):
+        if loaded is None:
+            page.reload()
+        expect(check_item(page, 0).locator("input")).to_have_value("")
+        expect(result(page, 0)).to_have_text("")
+        expect(attempts(page, 1)).to_have_text("")
+        expect(status(page)).to_have_text("0 of 6 numbers within 0.02, 5 needed. Reading: not chosen yet.")
+        expect(predict.locator("input[value='3']")).not_to_be_checked()
+        expect(predict.locator("input[value='3']")).to_be_enabled()
+        expect(page.locator("[data-reveal-after='predict']")).to_be_hidden()
+        expect(page.locator(".abh-takeaway textarea")).to_have_value(default_takeaway)
+        expect(cell(page, 0, 1)).to_have_value("0")
+        expect(page.locator("[data-bind='output.0']")).to_have_text(initial_output)
+
+
+# ---------------------------------------------------------------- every page: errors and hosts
+
+
+def test_no_console_errors_and_no_request_to_another_host(reader, site):
+    pages = [""] + sorted(f"lessons/{p.parent.name}/" for p in (site.site / "lessons").glob("*/index.html"))
+    assert LESSON in pages
+    for path in pages:
+        page = reader.open(path)
+        page.wait_for_load_state("load")
+        # Exercise each lab once: recomputing must not throw or show a broken number.
+        cells = page.locator(".abh-lab .abh-cell")
+        if cells.count():
+            cells.first.fill("0.5")
+            expect(page.locator(".abh-lab-message").first).to_be_hidden()
+            text = visible_text(page)
+            assert "NaN" not in text and "Infinity" not in text, path
+        assert not reader.errors, f"{path}: {reader.errors}"
+    assert not reader.foreign, reader.foreign
+
+
+# ---------------------------------------------------------------- keyboard
+
+
+def is_focused(page, selector):
+    return page.evaluate(f"document.activeElement.matches({selector!r})")
+
+
+def focus_ring(page):
+    return page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+
+
+def test_keyboard_alone_checks_an_answer_and_locks_in_choices(reader):
+    page = reader.open()
+    # Clicking plain text sets where sequential focus navigation starts: the next Tab goes on from there.
+    page.get_by_text("Compute these yourself").click()
+    page.keyboard.press("Tab")
+    assert is_focused(page, "li.abh-check:first-child input.abh-answer")
+    assert focus_ring(page) != "none"
+    page.keyboard.type(repr(answer_of(page, 0)))
+    page.keyboard.press("Enter")
+    expect(result(page, 0)).to_contain_text("Within")
+
+    why = page.locator(".abh-choice[data-choice='why']")
+    why.locator(".abh-question").click()
+    page.keyboard.press("Tab")
+    assert is_focused(page, ".abh-choice[data-choice='why'] input[type=radio]")
+    for key in ("ArrowDown", "ArrowDown", "ArrowUp"):
+        page.keyboard.press(key)
+    expect(why.locator("input[value='2']")).to_be_checked()
+    page.keyboard.press("Tab")
+    assert is_focused(page, ".abh-choice[data-choice='why'] button.abh-lock")
+    assert focus_ring(page) != "none"
+    page.keyboard.press("Space")
+    expect(why.locator(".abh-feedback")).to_contain_text("Locked in")
+    expect(why.locator("input[value='2']")).to_be_disabled()
+
+    predict = page.locator(".abh-choice[data-choice='predict']")
+    predict.locator(".abh-question").click()
+    page.keyboard.press("Tab")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    expect(predict.locator("input[value='3']")).to_be_checked()
+    expect(page.locator("[data-reveal-after='predict']")).to_be_visible()
+
+
+# ---------------------------------------------------------------- without JavaScript
+
+
+def test_without_javascript_the_page_shows_everything(browser, server, site):
+    lesson = lesson_numbers(site)
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(server + LESSON)
+        assert page.locator("svg.abh-figure").count() >= 2
+        assert page.locator("article table").count() >= 4
+        expect(page.locator("[data-reveal-after='predict']")).to_be_visible()
+        expect(page.locator("[data-bind='output.0']")).to_have_text(shown(lesson.trace.output[0], lesson.decimals))
+        text = visible_text(page)
+        for i in range(6):  # the numbers the checks ask for are all on the page, in the answers hint
+            answer = float(page.locator("li.abh-check").nth(i).get_attribute("data-answer"))
+            assert format_values([answer], lesson.decimals)[0] in page.locator(".abh-hints").text_content()
+        assert "Lock in" not in text and page.locator("article input, article textarea").count() == 0
+        assert re.search(r"they differ clearly", text, re.IGNORECASE)
+    finally:
+        context.close()
