@@ -106,12 +106,8 @@ def widget_helpers(lesson):
             for name, w, seen, path in shown
         ]
         tables = "\n".join(
-            figures.numbers_table(
-                name,
-                ["query", *keys],
-                [[q, *numbers.format_values(w[i], places)] for i, q in enumerate(queries)],
-            )
-            for name, w, _, _ in shown
+            figures.numbers_table(name, ["query", *keys], widgets.bound_rows(path, w, seen, places, queries))
+            for name, w, seen, path in shown
         )
         return figures.maps_side_by_side(svgs) + "\n\n" + tables
 

@@ -23,7 +23,10 @@ The contract with widgets.js (classes and data attributes):
   tables become editable cells for that fixture field (a dotted path such as
   ``heads.0.W_Q``); on every edit the twin engine recomputes and updates, inside the lab
   only, ``[data-bind]`` texts (a dotted trace path), ``rect[data-bar]`` bar lengths and
-  ``rect[data-heat]`` cell shades. ``.abh-lab-message`` reports bad input.
+  ``rect[data-heat]`` cell shades. ``.abh-lab-message`` reports bad input. Values are
+  formatted in groups, as the build formats them: a bound vector is one group, the
+  single numbers of one ``svg.abh-figure`` are one group, and single numbers sharing a
+  ``data-group`` (a figure's table twin) are one group.
 
 State lives in localStorage under ``abh:<slug>``; see widgets.js.
 """
@@ -110,6 +113,25 @@ def editor(field, matrix, label, decimals):
         f'<figure class="abh-editor" {_attrs(data_field=field, data_initial=initial)}>'
         f'<figcaption>{html.escape(label)}</figcaption><table class="abh-matrix">{rows}</table></figure>'
     )
+
+
+def bound_rows(path, matrix, visible, decimals, labels):
+    """Table rows of a matrix whose cells stay current in a lab: one format for the matrix
+    (as its heat map has), masked cells written as such, ``data-group`` tying the cells
+    together so the browser formats them as one group too."""
+    matrix = np.asarray(matrix, dtype=float)
+    texts = format_values(matrix, decimals)
+    width = matrix.shape[1]
+    return [
+        [label]
+        + [
+            f"<span {_attrs(data_bind=f'{path}.{i}.{j}', data_group=path)}>{texts[i * width + j]}</span>"
+            if visible[i][j]
+            else "masked"
+            for j in range(width)
+        ]
+        for i, label in enumerate(labels)
+    ]
 
 
 def bound(path, values, decimals):

@@ -507,14 +507,17 @@ function headAverage(heads) {
  * New texts for [data-bind] elements. A bound vector is one group of values, formatted
  * together as the build's bound() does. Scalars inside one figure are one group too, as
  * the build formats a figure's row (bars) or matrix (heat map) together; masked cells are
- * not drawn, but they are zeros and cannot change whether a group is whole.
+ * not drawn, but they are zeros and cannot change whether a group is whole. Elsewhere,
+ * scalars sharing a data-group (a figure's table twin) are formatted together.
  */
 function bindTexts(elements, data, places) {
   const groups = new Map();
   for (const element of elements) {
     const value = resolve(data, element.dataset.bind);
     if (value === undefined) continue;
-    const key = Array.isArray(value) ? element : (element.closest("svg.abh-figure") ?? element);
+    const key = Array.isArray(value)
+      ? element
+      : (element.dataset.group ?? element.closest("svg.abh-figure") ?? element);
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key).push({ element, values: [value].flat(Infinity) });
   }
