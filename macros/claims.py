@@ -43,13 +43,20 @@ def differ_by_more_than(a, b, by):
     return bool(np.any(np.abs(np.asarray(a, dtype=float) - np.asarray(b, dtype=float)) > by))
 
 
-def make_claim(where):
-    """The ``claim`` block for one lesson page: renders its sentence, or fails naming it."""
+def each_differs_by_more_than(a, b, by):
+    """Every element of a − b exceeds ``by`` in size: "every entry moves by more than"."""
+    return bool(np.all(np.abs(np.asarray(a, dtype=float) - np.asarray(b, dtype=float)) > by))
 
-    def claim(condition, caller):
-        sentence = caller()
-        if not bool(condition):
-            raise ClaimError(f"{where}: this claim is false for the fixture's numbers: {' '.join(sentence.split())}")
-        return sentence
 
-    return claim
+def equal(a, b):
+    """Exactly equal, element by element: for facts about the fixture (W_Q is W_K)."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return a.shape == b.shape and bool(np.all(a == b))
+
+
+def claim(condition, caller):
+    """The ``claim`` block: renders its sentence, or fails quoting it (the page adds where)."""
+    sentence = caller()
+    if not bool(condition):
+        raise ClaimError(f"this claim is false for the fixture's numbers: {' '.join(sentence.split())}")
+    return sentence

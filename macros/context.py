@@ -148,7 +148,7 @@ def lesson_context(lesson):
         "trace": trace,
         "heads": trace.heads,
         "tokens": lesson.fixture.key_labels,
-        "claim": claims.make_claim(str(lesson.template)),
+        "claim": claims.claim,
         **helpers(lesson.decimals),
     }
 
@@ -160,6 +160,8 @@ def site_context():
         "argmin": claims.argmin,
         "roughly_equal": claims.roughly_equal,
         "differ_by_more_than": claims.differ_by_more_than,
+        "each_differs_by_more_than": claims.each_differs_by_more_than,
+        "equal": claims.equal,
         "dot": lambda a, b: np.dot(np.asarray(a, float), np.asarray(b, float)),
         # Variants of a computed layer (head order, W_O's row blocks, head-averaged map).
         "output_projection": steps.output_projection,

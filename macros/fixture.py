@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import yaml
 
+from macros import yamlfile
 from macros.errors import FixtureError
 
 SELF_FIELDS = {"tokens", "X", "causal", "heads", "W_O", "extends"}
@@ -54,37 +54,9 @@ class Fixture:
 # ---------------------------------------------------------------- reading YAML
 
 
-class _StrictLoader(yaml.SafeLoader):
-    """A YAML loader that refuses a key written twice instead of keeping the last one."""
-
-
-def _no_duplicate_keys(loader, node, deep=False):
-    seen = set()
-    for key_node, _ in node.value:
-        key = loader.construct_object(key_node, deep=deep)
-        if key in seen:
-            problem = f"the field {key!r} written twice"
-            raise yaml.constructor.ConstructorError(None, None, problem, key_node.start_mark)
-        seen.add(key)
-    return loader.construct_mapping(node, deep)
-
-
-_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _no_duplicate_keys)
-
-
 def read_yaml(file):
     """The raw mapping in a fixture file, or a FixtureError naming the line of a YAML mistake."""
-    try:
-        text = Path(file).read_text(encoding="utf-8")
-    except OSError as error:
-        raise FixtureError(file, "", "a readable fixture file", error.strerror or str(error)) from None
-    try:
-        data = yaml.load(text, Loader=_StrictLoader)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(error, "problem", None) or str(error)
-        raise FixtureError(file, where, "well-formed YAML", problem) from None
+    data = yamlfile.read(file)
     if not isinstance(data, dict):
         raise FixtureError(file, "", "a mapping of fields (X, heads, ... or Q, K, V)", describe(data))
     return data
@@ -105,18 +77,19 @@ def describe(value):
         return f"a list of {len(value)}" if value else "an empty list"
     if isinstance(value, dict):
         return "a mapping"
-    if isinstance(value, float) and not math.isfinite(value):
-        return {True: ".nan"}.get(math.isnan(value), ".inf" if value > 0 else "-.inf")
+    if isinstance(value, float) and math.isnan(value):
+        return ".nan"
+    if isinstance(value, float) and math.isinf(value):
+        return ".inf" if value > 0 else "-.inf"
     return repr(value)
 
 
 def _looks_numeric(text):
     """YAML 1.1 reads 1e-3 (no dot) as text; such a value is a number the author meant."""
     try:
-        float(text)
+        return math.isfinite(float(text))
     except ValueError:
         return False
-    return True
 
 
 def shape_text(rows, cols):
@@ -285,14 +258,20 @@ def merged_data(file, seen=()):
         raise FixtureError(
             file, "extends", "the folder name of another lesson that has a fixture.yaml", describe(parent)
         )
-    if parent_file.resolve() in seen:
+    if parent_file.resolve() in seen or parent_file.resolve() == Path(file).resolve():
         raise FixtureError(file, "extends", "a chain of lessons that ends", "a loop back to " + repr(parent))
-    return {**merged_data(parent_file, (*seen, Path(file).resolve())), **data}
+    parent_data = merged_data(parent_file, (*seen, Path(file).resolve()))
+    validate(parent_file, parent_data)  # a mistake in the parent is reported under the parent's name
+    return {**parent_data, **data}
 
 
 def load(file):
     """A validated Fixture from ``file``, or a FixtureError that says what to fix."""
-    data = merged_data(file)
+    return validate(file, merged_data(file))
+
+
+def validate(file, data):
+    """The Fixture that ``data`` (read from ``file``) describes, in whichever form it is written."""
     check = Checker(file)
     if "X" in data and "Q" in data:
         check.fail("Q", "either X with heads (self-attention) or Q, K and V (given directly)", "both forms")

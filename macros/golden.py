@@ -16,7 +16,7 @@ from macros import lessons
 from macros.engine.trace import to_dict
 from macros.render.numbers import format_rows, format_values
 
-GOLDEN = Path("tests/golden")
+GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"
 
 
 def _formatted(value, places):

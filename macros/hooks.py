@@ -19,6 +19,13 @@ if str(PROJECT) not in sys.path:
     sys.path.insert(0, str(PROJECT))
 
 log = get_plugin_logger("lessons")
+
+
+def project_root(config):
+    """The folder of mkdocs.yml: lessons/ and the vendored KaTeX are found from here."""
+    return Path(config.config_file_path).resolve().parent
+
+
 _renderer = None
 
 
@@ -36,7 +43,7 @@ def with_chapters(config):
     from macros.errors import LessonError
 
     try:
-        chapters = track.nav(Path(config.config_file_path).resolve().parent / "lessons")
+        chapters = track.nav(project_root(config) / "lessons")
     except LessonError as error:
         if site.strict():
             raise PluginError(str(error)) from None
@@ -49,9 +56,9 @@ def on_files(files, config):
     """Each lessons/<slug>/lesson.md is published at lessons/<slug>/ beside the docs pages."""
     from macros import lessons
 
-    root = Path(config.config_file_path).resolve().parent
+    root = project_root(config)
     for folder in lessons.folders(root / "lessons"):
-        src = f"lessons/{folder.name}/lesson.md"
+        src = lessons.src_uri(folder.name)
         dest = f"lessons/{folder.name}/index.html" if config.use_directory_urls else f"lessons/{folder.name}.html"
         files.append(File(src, str(root), config.site_dir, config.use_directory_urls, dest_uri=dest))
     return files
@@ -63,7 +70,7 @@ def on_post_page(output, page, config):
     global _renderer
     try:
         if _renderer is None:
-            _renderer = mathrender.KatexRenderer(Path(config.config_file_path).resolve().parent)
+            _renderer = mathrender.KatexRenderer(project_root(config))
         return _renderer.typeset(output)
     except mathrender.RendererError as error:
         raise PluginError(f"{page.file.src_path}: {error}") from None

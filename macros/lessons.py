@@ -8,13 +8,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import yaml
 
-from macros import engine, fixture
+from macros import engine, fixture, yamlfile
 from macros.errors import FixtureError
+from macros.fixture import describe
 
-LESSONS = Path("lessons")
-FRONT_MATTER_FIELDS = {"title", "decimals", "chapter", "kind", "minutes", "requires", "optional", "summary"}
+LESSONS = Path(__file__).resolve().parent.parent / "lessons"
+LESSON_FILE = "lesson.md"
+FRONT_MATTER_FIELDS = {"title", "decimals", "kind", "minutes", "requires", "optional", "summary"}
+KINDS = ("worked example", "derivation")
 
 
 @dataclass(frozen=True)
@@ -27,7 +29,7 @@ class Lesson:
 
     @property
     def template(self):
-        return self.folder / "lesson.md"
+        return self.folder / LESSON_FILE
 
     @property
     def decimals(self):
@@ -36,27 +38,60 @@ class Lesson:
 
 def folders(root=LESSONS):
     """Every lesson folder, in name order: a folder with a lesson.md in it."""
-    return sorted(path.parent for path in Path(root).glob("*/lesson.md"))
+    return sorted(path.parent for path in Path(root).glob(f"*/{LESSON_FILE}"))
+
+
+def src_uri(slug):
+    """Where a lesson's page source sits among the site's files (and how pages link to it)."""
+    return f"lessons/{slug}/{LESSON_FILE}"
 
 
 def front_matter(template):
-    """The YAML between the leading '---' lines of a lesson template, checked for typos."""
-    text = Path(template).read_text(encoding="utf-8")
+    """The YAML between the leading '---' lines of a lesson template, every field checked.
+
+    The track, the facts line and the page all read these fields, so they are checked
+    once, here: a typo in a field name is an error, never a silent default.
+    """
+    text = yamlfile.read_text(template)
     if not text.startswith("---"):
-        return {}
+        raise FixtureError(template, "front matter", "a block between '---' lines at the top", "none")
     end = text.find("\n---", 3)
-    meta = yaml.safe_load(text[3:end]) or {} if end > 0 else {}
+    if end < 0:
+        raise FixtureError(template, "front matter", "a closing '---' line", "none")
+    meta = yamlfile.parse(text[3:end], template, first_line=1) or {}
     if not isinstance(meta, dict):
-        raise FixtureError(template, "front matter", "a mapping of fields", type(meta).__name__)
+        raise FixtureError(template, "front matter", "a mapping of fields", describe(meta))
+    check_front_matter(template, meta)
+    return meta
+
+
+def check_front_matter(template, meta):
+    def fail(field, expected):
+        raise FixtureError(template, f"front matter: {field}", expected, describe(meta.get(field)))
+
     for key in meta:
         if key not in FRONT_MATTER_FIELDS:
-            raise FixtureError(
-                template, f"front matter: {key}", "one of " + ", ".join(sorted(FRONT_MATTER_FIELDS)), "an unknown field"
-            )
-    decimals = meta.get("decimals", 3)
-    if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= 8:
-        raise FixtureError(template, "front matter: decimals", "a whole number from 0 to 8", repr(decimals))
-    return meta
+            expected = "one of " + ", ".join(sorted(FRONT_MATTER_FIELDS))
+            raise FixtureError(template, f"front matter: {key}", expected, "an unknown field")
+    if not isinstance(meta.get("title"), str):
+        fail("title", "the lesson's title")
+    if not _whole(meta.get("decimals", 3), 0, 8):
+        fail("decimals", "a whole number from 0 to 8")
+    if meta.get("kind") not in KINDS:
+        fail("kind", " or ".join(KINDS))
+    if not _whole(meta.get("minutes"), 1, 600):
+        fail("minutes", "a whole number of minutes")
+    if not isinstance(meta.get("summary"), str):
+        fail("summary", "one sentence")
+    if not isinstance(meta.get("optional", False), bool):
+        fail("optional", "true or false")
+    requires = meta.get("requires", [])
+    if not isinstance(requires, list) or not all(isinstance(slug, str) for slug in requires):
+        fail("requires", "a list of lesson folder names")
+
+
+def _whole(value, low, high):
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
 def overflowed(trace):
@@ -91,7 +126,7 @@ def load(folder):
     """One lesson, computed: raises a LessonError naming the file and field at fault."""
     folder = Path(folder)
     data = fixture.load(folder / "fixture.yaml")
-    return Lesson(folder.name, folder, front_matter(folder / "lesson.md"), data, compute(data))
+    return Lesson(folder.name, folder, front_matter(folder / LESSON_FILE), data, compute(data))
 
 
 def load_all(root=LESSONS):

@@ -75,7 +75,10 @@ class KatexRenderer:
     def close(self):
         if self.process.poll() is None:
             self.process.stdin.close()
-            self.process.wait(timeout=10)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
 
 
 def _wrap(match, rendered):

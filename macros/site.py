@@ -13,13 +13,13 @@ from mkdocs.exceptions import PluginError
 from mkdocs_macros.errors import format_error
 
 from macros import context, fixture_json, lessons, template_cache, track
-from macros.errors import LessonError
+from macros.errors import FixtureError, LessonError
 from macros.render import track as track_render
 from macros.render import widgets
 
 
 def strict():
-    return os.environ.get("STRICT", "true").strip().lower() not in {"false", "0", "no"}
+    return os.environ.get("STRICT", "true").strip().lower() != "false"
 
 
 def project_dir(env):
@@ -29,7 +29,8 @@ def project_dir(env):
 def lesson_slug(page):
     """The slug of a lesson page (src lessons/<slug>/lesson.md), or None for other pages."""
     parts = Path(page.file.src_uri).parts
-    return parts[1] if len(parts) == 3 and parts[0] == "lessons" and parts[2] == "lesson.md" else None
+    slug = parts[1] if len(parts) == 3 else None
+    return slug if slug and page.file.src_uri == lessons.src_uri(slug) else None
 
 
 def define_env(env):
@@ -139,9 +140,10 @@ def _located(error, markdown, page):
     cause = root_cause(error)
     line = template_line(error, markdown, page)
     where = f"{page.file.src_path}:{line}" if line else page.file.src_path
-    if isinstance(cause, LessonError):
-        # A claim names its lesson itself; a predicate's own complaint (a tie) gets the place.
-        message = str(cause) if str(cause).startswith(page.file.src_path) else f"{where}: {cause}"
+    if isinstance(cause, FixtureError):  # names its own file and field
+        message = str(cause)
+    elif isinstance(cause, LessonError):  # a false claim or a predicate's complaint: the page says where
+        message = f"{where}: {cause}"
     else:
         if isinstance(cause, TemplateSyntaxError):
             what = cause.message

@@ -36,6 +36,9 @@ def compile_key(environment, source):
         environment.newline_sequence,
         environment.keep_trailing_newline,
         environment.optimized,
+        environment.is_async,
+        repr(environment.autoescape),
+        repr(environment.finalize),
         tuple(sorted(environment.extensions)),
     )
     return hashlib.sha256(repr(settings).encode() + b"\0" + source.encode("utf-8")).hexdigest()

@@ -7,12 +7,9 @@ prerequisite links all come from here, so they cannot disagree with each other.
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
-from macros import lessons
+from macros import lessons, yamlfile
 from macros.errors import FixtureError
-
-KINDS = ("worked example", "derivation")
+from macros.fixture import describe
 
 
 @dataclass(frozen=True)
@@ -28,53 +25,43 @@ class Entry:
 
     @property
     def src(self):
-        return f"lessons/{self.slug}/lesson.md"
+        return lessons.src_uri(self.slug)
 
 
-def check_meta(template, meta):
-    """The front matter fields the track relies on, with their types."""
-
-    def fail(field, expected, found):
-        raise FixtureError(template, f"front matter: {field}", expected, repr(found))
-
-    if not isinstance(meta.get("title"), str):
-        fail("title", "the lesson's title", meta.get("title"))
-    if meta.get("kind") not in KINDS:
-        fail("kind", " or ".join(KINDS), meta.get("kind"))
-    minutes = meta.get("minutes")
-    if isinstance(minutes, bool) or not isinstance(minutes, int) or minutes < 1:
-        fail("minutes", "a whole number of minutes", minutes)
-    if not isinstance(meta.get("summary"), str):
-        fail("summary", "one sentence", meta.get("summary"))
-    if not isinstance(meta.get("optional", False), bool):
-        fail("optional", "true or false", meta.get("optional"))
-    requires = meta.get("requires", [])
-    if not isinstance(requires, list) or not all(isinstance(slug, str) for slug in requires):
-        fail("requires", "a list of lesson folder names", requires)
+def read_chapters(path):
+    """The chapters of track.yaml: a list of {title, lessons}, nothing else."""
+    data = yamlfile.read(path)
+    if not isinstance(data, dict) or set(data) != {"chapters"}:
+        raise FixtureError(path, "", "a mapping with one field, chapters", describe(data))
+    chapters = data["chapters"]
+    if not isinstance(chapters, list) or not chapters:
+        raise FixtureError(path, "chapters", "a list of chapters, each with a title and lessons", describe(chapters))
+    for c, chapter in enumerate(chapters):
+        if not isinstance(chapter, dict) or set(chapter) != {"title", "lessons"}:
+            raise FixtureError(path, f"chapters[{c}]", "a mapping with title and lessons", describe(chapter))
+        if not isinstance(chapter["lessons"], list) or not chapter["lessons"]:
+            raise FixtureError(
+                path, f"chapters[{c}].lessons", "a list of lesson folder names", describe(chapter["lessons"])
+            )
+    return chapters
 
 
 def load(root=lessons.LESSONS):
     """Entries in track order; every lesson folder listed once, prerequisites listed earlier."""
     root = Path(root)
     path = root / "track.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    chapters = data.get("chapters") if isinstance(data, dict) else None
-    if not isinstance(chapters, list) or not chapters:
-        raise FixtureError(path, "chapters", "a list of chapters, each with a title and lessons", repr(chapters))
+    chapters = read_chapters(path)
     folders = {folder.name for folder in lessons.folders(root)}
     entries = {}
     for c, chapter in enumerate(chapters, 1):
-        if not isinstance(chapter, dict) or set(chapter) != {"title", "lessons"}:
-            raise FixtureError(path, f"chapters[{c - 1}]", "a mapping with title and lessons", repr(chapter))
-        for slug in chapter["lessons"]:
-            where = f"chapters[{c - 1}].lessons: {slug}"
+        for i, slug in enumerate(chapter["lessons"]):
+            where = f"chapters[{c - 1}].lessons[{i}]"
             if slug not in folders:
-                raise FixtureError(path, where, "a folder of lessons/ with a lesson.md", "no such lesson")
+                raise FixtureError(path, where, "a folder of lessons/ with a lesson.md", describe(slug))
             if slug in entries:
-                raise FixtureError(path, where, "each lesson once", "a second listing")
-            template = root / slug / "lesson.md"
+                raise FixtureError(path, where, "each lesson once", f"{slug!r} a second time")
+            template = root / slug / lessons.LESSON_FILE
             meta = lessons.front_matter(template)
-            check_meta(template, meta)
             for needed in meta.get("requires", []):
                 if needed not in entries:
                     raise FixtureError(

@@ -52,6 +52,26 @@ class TestGoodFixtures:
         child = fixture.load(write(tmp_path / "child", "extends: parent\nn_heads: 2\n"))
         assert child.n_heads == 2 and child.Q.tolist() == [[2, -1]]
 
+    def test_a_mistake_in_the_parent_is_reported_under_the_parent(self, tmp_path):
+        (tmp_path / "parent").mkdir()
+        (tmp_path / "child").mkdir()
+        parent = write(tmp_path / "parent", "Q: [[2, -1]]\nK: [[1, 0], [0, 1]]\nV: [[1, 0], [0, 2], [3, 3]]\n")
+        child = write(tmp_path / "child", "extends: parent\nn_heads: 2\n")
+        with pytest.raises(FixtureError, match="V: expected 2 rows") as caught:
+            fixture.load(child)
+        assert caught.value.file == parent
+
+    def test_an_extends_loop_is_refused(self, tmp_path):
+        (tmp_path / "a").mkdir()
+        with pytest.raises(FixtureError, match="a loop back to 'a'"):
+            fixture.load(write(tmp_path / "a", "extends: a\n"))
+
+    def test_a_file_that_is_not_utf8(self, tmp_path):
+        path = tmp_path / "fixture.yaml"
+        path.write_bytes(b"X: [[1]]\n\xff")
+        with pytest.raises(FixtureError, match="expected text in UTF-8, got byte 0xff"):
+            fixture.load(path)
+
 
 BAD = [
     pytest.param(
@@ -212,4 +232,4 @@ class TestTraceCommand:
 
     def test_missing_file(self, tmp_path):
         result = self.run("trace", str(tmp_path / "nope.yaml"))
-        assert result.returncode == 1 and "expected a readable fixture file" in result.stderr
+        assert result.returncode == 1 and "expected a readable file" in result.stderr

@@ -105,7 +105,8 @@ class TestAuthorMistakesStopTheBuild:
         edit(project / LESSON / "fixture.yaml", "W_Q: &last_pair [[0, 0], [0, 0], [1, 0], [0, 1]]", "W_Q: *first_pair")
         edit(project / LESSON / "fixture.yaml", "W_K: *last_pair", "W_K: *first_pair")
         edit(project / LESSON / "fixture.yaml", "W_V: *last_pair", "W_V: *first_pair")
-        refused(build(project), f"{LESSON}/lesson.md: this claim is false for the fixture's numbers: Head 2 puts")
+        result = refused(build(project), "this claim is false for the fixture's numbers: Head 2 puts")
+        assert re.search(rf"ERROR +- +{LESSON}/lesson\.md:\d+: this claim is false", result.output), result.output
 
     def test_false_claim_in_another_lesson(self, project):
         # "mouse" embedded like "chases": it no longer attends most to itself in head 1.

@@ -58,9 +58,10 @@ def _rows(array):
 
 def _masked_rows(scaled, visible):
     """Scaled scores with masked (or non-finite) entries as None, which JSON writes as null."""
+    shown = np.asarray(visible) & np.isfinite(scaled)
     return [
-        [float(x) if seen else None for x, seen in zip(row, mask, strict=True)]
-        for row, mask in zip(scaled, visible, strict=True)
+        [float(x) if ok else None for x, ok in zip(row, keep, strict=True)]
+        for row, keep in zip(scaled, shown, strict=True)
     ]
 
 
