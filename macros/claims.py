@@ -12,25 +12,36 @@ The predicates below are the vocabulary for such conditions; "roughly equal" and
 import numpy as np
 
 from macros.errors import ClaimError
+from macros.render.numbers import as_shown, format_values
 
 
-def argmax(values):
-    """Position of the largest value; a tie is not a single answer, so it is refused."""
+def argmax(values, places=None):
+    """Position of the largest value; a tie is not a single answer, so it is refused.
+
+    With ``places``, values that look equal when shown to that many decimals count as a
+    tie too: prose must not name a winner the reader cannot see.
+    """
     values = np.asarray(values, dtype=float)
-    best = int(np.argmax(values))
-    if np.sum(values == values[best]) > 1:
-        raise ClaimError(f"argmax of {values.tolist()} is a tie, so no single position is the largest")
+    compared = values if places is None else as_shown(values, places)
+    best = int(np.argmax(compared))
+    if np.sum(compared == compared[best]) > 1:
+        shown = "" if places is None else f" as shown to {places} decimals"
+        raise ClaimError(
+            f"the largest of {format_values(values, places or 4)} is a tie{shown}, so no single position wins"
+        )
     return best
 
 
-def positions_of_largest(values):
-    """1-based positions holding the largest value: a tie gives several, which prose must say."""
+def positions_of_largest(values, places=None):
+    """1-based positions holding the largest value (as shown, with ``places``): a tie gives
+    several, which prose must say."""
     values = np.asarray(values, dtype=float)
-    return [int(i) + 1 for i in np.flatnonzero(values == values.max())]
+    compared = values if places is None else as_shown(values, places)
+    return [int(i) + 1 for i in np.flatnonzero(compared == compared.max())]
 
 
-def argmin(values):
-    return argmax(-np.asarray(values, dtype=float))
+def argmin(values, places=None):
+    return argmax(-np.asarray(values, dtype=float), places)
 
 
 def roughly_equal(a, b, within):

@@ -62,6 +62,10 @@ def helpers(places):
         "as_shown": lambda v: numbers.as_shown(v, places),
         "same_when_shown": lambda a, b: numbers.format_values(a, places) == numbers.format_values(b, places),
         "table": tables.markdown_table,
+        # Winners judged on the numbers as the page shows them.
+        "argmax": lambda v: claims.argmax(v, places),
+        "argmin": lambda v: claims.argmin(v, places),
+        "positions": lambda v: claims.positions_of_largest(v, places),
         "step_table": lambda head, row, plain=False: tables.step_table(head, row, places, plain),
         "key_table": lambda head, row, labels=(): tables.key_table(head, row, places, labels),
     }

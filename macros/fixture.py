@@ -7,7 +7,6 @@ Nothing is defaulted silently: an unknown key is an error, since a typo must not
 back to a default.
 """
 
-import difflib
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -84,6 +83,25 @@ def describe(value):
     return repr(value)
 
 
+def edit_distance(a, b):
+    """Levenshtein distance: insertions, deletions and substitutions to turn a into b."""
+    row = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        previous, row[0] = row[0], i
+        for j, y in enumerate(b, 1):
+            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (x != y))
+    return row[-1]
+
+
+def closest_field(key, allowed):
+    """The allowed name a typo most likely meant: case ignored, at most two edits away.
+
+    A rule simple enough that the browser twin (engine.js) words its messages the same.
+    """
+    distances = sorted((edit_distance(key.lower(), name.lower()), name) for name in allowed)
+    return distances[0][1] if distances and distances[0][0] <= 2 else None
+
+
 def _looks_numeric(text):
     """YAML 1.1 reads 1e-3 (no dot) as text; such a value is a number the author meant."""
     try:
@@ -111,9 +129,8 @@ class Checker:
     def fields(self, data, path, allowed, required):
         for key in data:
             if key not in allowed:
-                close = [name for name in sorted(allowed) if name.lower() == str(key).lower()]
-                close = close or difflib.get_close_matches(str(key), sorted(allowed), n=1)
-                hint = f" (did you mean {close[0]}?)" if close else ""
+                close = closest_field(str(key), allowed)
+                hint = f" (did you mean {close}?)" if close else ""
                 self.fail(f"{path}{key}", f"one of the fields {', '.join(sorted(allowed))}", f"an unknown field{hint}")
         for key in required:
             if key not in data:

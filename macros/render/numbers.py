@@ -19,8 +19,12 @@ def is_whole(values):
 
 
 def as_shown(values, places):
-    """The values a reader sees, as numbers: rounded to the displayed decimals."""
-    return np.round(np.asarray(values, dtype=float), places)
+    """The values a reader sees, as numbers: parsed back from the formatter's own text, so a
+    sum "of the numbers as displayed" uses exactly the digits on the page (np.round can
+    disagree with the formatter near a tie)."""
+    values = np.asarray(values, dtype=float)
+    texts = format_values(values, places, minus="-")
+    return np.array([float(text) for text in texts]).reshape(values.shape)
 
 
 def _digits(value, places):

@@ -251,6 +251,29 @@ function describe(value) {
 const isMapping = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** The same checks as macros/fixture.py, every problem collected rather than the first. */
+/** Levenshtein distance, as macros/fixture.py's edit_distance. */
+function editDistance(a, b) {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length];
+}
+
+/** The allowed name a typo most likely meant (case ignored, at most two edits), as closest_field. */
+function closestField(key, names) {
+  const ranked = names
+    .map((name) => [editDistance(key.toLowerCase(), name.toLowerCase()), name])
+    .sort((x, y) => x[0] - y[0] || (x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0));
+  return ranked.length && ranked[0][0] <= 2 ? ranked[0][1] : null;
+}
+
 class Checker {
   constructor() {
     this.problems = [];
@@ -264,7 +287,7 @@ class Checker {
     const names = [...allowed].sort();
     for (const key of Object.keys(data)) {
       if (allowed.includes(key)) continue;
-      const close = names.find((name) => name.toLowerCase() === key.toLowerCase());
+      const close = closestField(key, names);
       const hint = close ? ` (did you mean ${close}?)` : "";
       const expected = key === "extends" ? "the fixture with extends resolved" : `one of the fields ${names.join(", ")}`;
       this.fail(`${path}${key}`, expected, `an unknown field${hint}`);
