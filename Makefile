@@ -10,7 +10,7 @@ export NO_MKDOCS_2_WARNING := 1
 KATEX_VERSION := 0.16.25
 KATEX_DIR := docs/assets/vendor/katex
 
-.PHONY: serve build test lint golden bench browser vendor-katex clean
+.PHONY: serve build test lint golden bench vendor-katex clean
 
 $(STAMP): requirements.txt
 	$(PYTHON) -m venv $(VENV)

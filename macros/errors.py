@@ -24,3 +24,7 @@ class FixtureError(LessonError):
 
 class ClaimError(LessonError):
     """A sentence of a lesson that the computed numbers no longer support."""
+
+
+class WidgetError(LessonError):
+    """A widget that a reader could never complete: a gate needing more than it asks, say."""

@@ -113,7 +113,10 @@ def error_admonition(message):
 
 def template_line(error, markdown, page):
     """The line of the lesson file where a template error happened, counting front matter."""
-    line, tb = getattr(error, "lineno", None), error.__traceback__
+    # Only Jinja's own syntax errors carry a template line; a Python SyntaxError's lineno is
+    # a line of the code Jinja generated, meaningless to an author.
+    line = error.lineno if isinstance(error, TemplateSyntaxError) else None
+    tb = error.__traceback__
     while tb is not None:
         if tb.tb_frame.f_code.co_filename == "<template>":
             line = tb.tb_lineno
@@ -149,6 +152,8 @@ def _located(error, markdown, page):
             what = cause.message
         elif isinstance(cause, UndefinedError):
             what = str(cause)
+        elif isinstance(cause, SyntaxError):
+            what = "an expression Jinja cannot compile (a slice such as M[:, 0] is one: write M.T[0])"
         else:
             what = f"{type(cause).__name__}: {cause}"
         message = f"{where}: {what}"

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from macros import claims
-from macros.errors import ClaimError
+from macros.errors import ClaimError, WidgetError
+from macros.render import widgets
 from macros.render.numbers import as_shown, format_values
 
 
@@ -56,3 +57,14 @@ class TestComparisons:
         assert claims.claim(True, caller=lambda: "Row 3 wins.") == "Row 3 wins."
         with pytest.raises(ClaimError, match="false for the fixture's numbers: Row 3 wins."):
             claims.claim(False, caller=lambda: "Row 3\n wins.")
+
+
+class TestWidgetArguments:
+    def test_a_gate_cannot_need_more_than_it_asks(self):
+        with pytest.raises(WidgetError, match="gate 'g': expected to need 1 to 2 answers, got 3"):
+            widgets.gate("g", [("a", 1.0), ("b", 2.0)], 3, 0.1)
+        assert 'data-need="2"' in widgets.gate("g", [("a", 1.0), ("b", 2.0)], 2, 0.1)
+
+    def test_a_choice_needs_a_right_option_among_its_options(self):
+        with pytest.raises(WidgetError, match="choice 'c': expected the right option to be 1 to 2, got 0"):
+            widgets.choice("c", "?", [("x", ""), ("y", "")], 0)

@@ -1,8 +1,9 @@
 """Engine values and identities.
 
-Published values come from the seeds in ``shared/seeds`` and are named where used:
-seed 000 ("Compute two heads with separate projections") and seed 001 ("Two heads of
-dimension one"), whose single-head reference is the "8.2 Attention by hand" fixture.
+Published values come from the three worked examples this book's first lessons are based
+on, named where used: seed 000 ("Compute Two Heads with Separate Projections") and seed
+001 ("Two heads of dimension one"), whose single-head reference is the one-head fixture
+it calls "Attention by hand".
 Identities are the properties any correct attention must have.
 """
 
@@ -36,7 +37,8 @@ class TestSeed000TwoCausalHeads:
     def test_head2_projected_rows(self):
         head = seed000_trace().heads[1]
         expected = [[1, 0], [0, 1], [-1, 1]]  # seed 000: Q(2) = K(2) = V(2)
-        np.testing.assert_array_equal(head.Q, expected)
+        for name in ("Q", "K", "V"):
+            np.testing.assert_array_equal(getattr(head, name), expected)
 
     @pytest.mark.parametrize(
         "h, raw, scaled",
@@ -75,7 +77,7 @@ class TestSeed000TwoCausalHeads:
         np.testing.assert_array_equal(head.weights[0], [1, 0, 0])
 
 
-# Seed 001 / "8.2": one query, four keys and values in two dimensions.
+# Seed 001: one query, four keys and values in two dimensions (its one-head fixture).
 Q82 = np.array([[2, -1]], dtype=float)
 K82 = np.array([[1, 0], [0, 1], [1, 1], [-1, 1]], dtype=float)
 V82 = np.array([[1, 0], [0, 2], [2, 2], [-2, 1]], dtype=float)
@@ -112,7 +114,7 @@ class TestSeed001HeadsOfDimensionOne:
 
     def test_single_head_of_dimension_two(self):
         single = attention.split_attention(Q82, K82, V82, n_heads=1)
-        # seed 001: "one head of dimension two, from 8.2": 1.1740, 0.7643
+        # seed 001: "one head of dimension two": 1.1740, 0.7643
         np.testing.assert_allclose(single.output[0], [1.1740, 0.7643], atol=5e-5)
         # seed 001: the difference row, 0.2019 and 0.1101
         diff = self.trace().output[0] - single.output[0]

@@ -33,7 +33,7 @@ class TestRealSite:
     @pytest.mark.parametrize(
         "lesson, numbers",
         [
-            # seed 001, "8.2": the single head of width two
+            # seed 001: the single head of width two
             ("lessons/attention-by-hand", ["1.1740", "0.7643"]),
             # seed 001, head A: scores, plain exponentials, their sum, weights, output
             ("lessons/two-heads-of-dimension-one", ["2, 0, 2, -2", "7.3891, 1.0000, 7.3891, 0.1353", "15.9134"]),
@@ -124,6 +124,11 @@ class TestAuthorMistakesStopTheBuild:
         edit(template, "{{ mat(fixture.X) }}", "{{ mat(fixture.Xs) }}")
         line = 1 + template.read_text(encoding="utf-8").split("fixture.Xs")[0].count("\n")
         refused(build(project), f"{LESSON}/lesson.md:{line}: ", "has no attribute 'Xs'")
+
+    def test_an_expression_jinja_cannot_compile(self, project):
+        edit(project / LESSON / "lesson.md", "{{ mat(fixture.X) }}", "{{ mat(fixture.X[:, 0]) }}")
+        result = refused(build(project), f"{LESSON}/lesson.md: an expression Jinja cannot compile")
+        assert "<template>" not in result.output  # nothing of the code Jinja generated
 
     def test_unknown_name_names_the_file(self, project):
         edit(project / LESSON / "lesson.md", "{{ trace.n_heads }}", "{{ traec.n_heads }}")

@@ -15,20 +15,21 @@ def attend(Q, K, V, causal=False):
     parts = steps.stable_softmax(scaled, visible)
     output = steps.weigh_values(parts.weights, V)  # (n_q, d_v)
     return HeadTrace(
-        Q,
-        K,
-        V,
-        scores,
-        factor,
-        scaled,
-        visible,
-        parts.shift,
-        parts.exps,
-        parts.sums,
-        parts.weights,
-        output,
-        parts.plain_exps,
-        parts.plain_sums,
+        Q=Q,
+        K=K,
+        V=V,
+        scores=scores,
+        scale=factor,
+        scaled=scaled,
+        visible=visible,
+        shift=parts.shift,
+        shifted=parts.shifted,
+        exps=parts.exps,
+        sums=parts.sums,
+        weights=parts.weights,
+        output=output,
+        plain_exps=parts.plain_exps,
+        plain_sums=parts.plain_sums,
     )
 
 

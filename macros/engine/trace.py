@@ -17,6 +17,7 @@ class HeadTrace:
     scaled: np.ndarray  # (n_q, n_k)  before the mask is applied
     visible: np.ndarray  # (n_q, n_k)  bool, False where the mask hides a key
     shift: np.ndarray  # (n_q,)
+    shifted: np.ndarray  # (n_q, n_k)  scaled - shift; -inf where masked
     exps: np.ndarray  # (n_q, n_k)
     sums: np.ndarray  # (n_q,)
     weights: np.ndarray  # (n_q, n_k)

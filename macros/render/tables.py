@@ -29,15 +29,14 @@ def step_table(head, row, places, plain=False):
     """
     visible = head.visible[row]
     exps, sums = (head.plain_exps, head.plain_sums) if plain else (head.exps, head.sums)
-    scale = format_values([head.d_k], places)[0]
+    d_k = format_values([head.d_k], places)[0]
     steps = [
         ("scores: query · key", ", ".join(cells(head.scores[row], visible, places))),
-        (f"scaled by 1/√{scale}", ", ".join(cells(head.scaled[row], visible, places))),
+        (f"scaled by 1/√{d_k}", ", ".join(cells(head.scaled[row], visible, places))),
     ]
     if not plain:
-        shifted = head.scaled[row] - head.shift[row]
         shift = format_values([head.shift[row]], places)[0]
-        steps.append((f"shifted: minus the largest, {shift}", ", ".join(cells(shifted, visible, places))))
+        steps.append((f"shifted: minus the largest, {shift}", ", ".join(cells(head.shifted[row], visible, places))))
     steps += [
         ("exponentials", ", ".join(cells(exps[row], visible, places))),
         ("their sum", format_values([sums[row]], places)[0]),

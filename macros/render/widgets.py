@@ -36,6 +36,7 @@ import json
 
 import numpy as np
 
+from macros.errors import WidgetError
 from macros.render.numbers import format_values
 
 
@@ -70,6 +71,10 @@ def gate(name, questions, need, tolerance, with_choice=None):
     ``questions`` is a list of (label, answer) with answers from the trace; each check's
     id is the gate's name and its position, which keeps a reader's saved answers attached.
     """
+    if not 1 <= need <= len(questions):
+        raise WidgetError(f"gate {name!r}: expected to need 1 to {len(questions)} answers, got {need}")
+    if not tolerance >= 0:
+        raise WidgetError(f"gate {name!r}: expected a tolerance of at least 0, got {tolerance}")
     extra = {"data_with_choice": with_choice} if with_choice else {}
     items = "\n".join(
         f'<li class="abh-check" {_attrs(data_check=f"{name}-{i}", data_answer=_number(answer))}>'
@@ -85,6 +90,8 @@ def gate(name, questions, need, tolerance, with_choice=None):
 
 def choice(name, question, options, correct):
     """Options as (text, feedback); ``correct`` is 1-based and computed by the lesson."""
+    if not 1 <= correct <= len(options):
+        raise WidgetError(f"choice {name!r}: expected the right option to be 1 to {len(options)}, got {correct}")
     items = "\n".join(
         f"<li {_attrs(data_option=i, data_feedback=feedback)}>{html.escape(text)}</li>"
         for i, (text, feedback) in enumerate(options, 1)

@@ -474,12 +474,20 @@ function makeEditor(figure) {
     read,
     texts: () => cells.map((row) => row.map((cell) => cell.input.value)),
     edited: () => values.some((row, r) => row.some((x, c) => x !== initial[r][c])),
-    /** Cell texts as stored (or the initial ones), read into the matrix. */
+    /**
+     * Cell texts as stored (or the initial ones), read into the matrix. A cell still showing
+     * the build's text keeps the exact initial value: its text is rounded for display, and
+     * reading it back would move a number the reader never touched.
+     */
     fill(texts) {
       for (const cell of all()) {
         cell.input.value = texts?.[cell.r]?.[cell.c] ?? cell.text;
         values[cell.r][cell.c] = initial[cell.r][cell.c];
-        read(cell);
+        if (cell.input.value !== cell.text) read(cell);
+        else {
+          problems.delete(`${cell.r},${cell.c}`);
+          cell.input.setAttribute("aria-invalid", "false");
+        }
       }
     },
   };
