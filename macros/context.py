@@ -2,43 +2,10 @@
 
 import numpy as np
 
-from macros import claims, fixture_json
+from macros import claims, fixture_json, glossary
 from macros.engine import steps, variants
 from macros.engine.trace import to_dict
 from macros.render import figures, latex, numbers, tables, widgets
-
-# Symbols used the same way on every page; the glossary page is generated from this too.
-GLOSSARY = {
-    "X": (r"X", "the input: one row of width d_model per position (token)"),
-    "n": (r"n", "number of positions, the rows of X"),
-    "d_model": (r"d_{\text{model}}", "width of each input row of X and of the layer's output"),
-    "h": (r"h", "number of heads"),
-    "d_k": (r"d_k", "width of a head's queries and keys"),
-    "d_v": (r"d_v", "width of a head's values and of its reading"),
-    "W_Q": (r"W_Q", "query projection, d_model × d_k, one per head"),
-    "W_K": (r"W_K", "key projection, d_model × d_k, one per head"),
-    "W_V": (r"W_V", "value projection, d_model × d_v, one per head"),
-    "Q": (r"Q", "queries, X W_Q: what each position looks for"),
-    "K": (r"K", "keys, X W_K: what each position offers to be found by"),
-    "V": (r"V", "values, X W_V: what each position hands over when read"),
-    "scores": (r"Q K^\top", "raw scores: every query's dot product with every key"),
-    "scale": (r"1/\sqrt{d_k}", "the scale applied to the scores before the softmax"),
-    "weights": (r"a", "attention weights: the softmax of one query's scaled scores; a row sums to 1"),
-    "output": (r"z", "a head's reading: the weights times the value rows"),
-    "W_O": (r"W_O", "output projection, (h · d_v) × d_model, applied after concatenation"),
-}
-
-
-def glossary_table():
-    """The glossary as a Markdown table: symbol, name in fixtures and code, meaning."""
-    rows = [[f"${tex}$", f"`{name}`", meaning] for name, (tex, meaning) in GLOSSARY.items()]
-    return tables.markdown_table(["symbol", "in fixtures and code", "meaning"], rows)
-
-
-def sym(name, head=None):
-    """A glossary symbol in LaTeX, with a head superscript when given: W_Q^{(1)}."""
-    tex = GLOSSARY[name][0]
-    return tex if head is None else f"{tex}^{{({head})}}"
 
 
 def and_list(items):
@@ -176,7 +143,7 @@ def site_context():
         "head_average": variants.head_average,
         "positions": claims.positions_of_largest,
         "and_list": and_list,
-        "sym": sym,
-        "glossary": GLOSSARY,
-        "glossary_table": glossary_table,
+        "sym": glossary.sym,
+        "glossary": glossary.GLOSSARY,
+        "glossary_table": glossary.table,
     }

@@ -18,13 +18,26 @@ CODE = re.compile(r"^```.*?^```|`[^`\n]+`", re.S | re.M)  # examples in the auth
 PAGES = sorted(Path("lessons").rglob("*.md")) + sorted(Path("docs").rglob("*.md"))
 
 
+STRING = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
+
+
+def _keep_strings(match):
+    """A Jinja expression blanked except its string literals: prose passed to a widget
+    (a choice's feedback, a question's label) is prose too."""
+    code = match.group()
+    kept = [" "] * len(code)
+    for literal in STRING.finditer(code):
+        kept[literal.start() : literal.end()] = literal.group()
+    return "".join(c if c == "\n" or kept[i] != " " else kept[i] for i, c in enumerate(code))
+
+
 def typed_decimals(text):
-    """(line, number) for each decimal typed outside Jinja and front matter."""
+    """(line, number) for each decimal typed outside Jinja code and front matter."""
     if text.startswith("---"):
         end = text.find("\n---", 3)
         text = "\n" * text[:end].count("\n") + text[end:] if end > 0 else text
     blank = lambda m: re.sub(r"[^\n]", " ", m.group())  # noqa: E731  keeps line numbers
-    prose = CODE.sub(blank, JINJA.sub(blank, text))
+    prose = CODE.sub(blank, JINJA.sub(_keep_strings, text))
     return [(n, m.group()) for n, line in enumerate(prose.splitlines(), 1) for m in TYPED_DECIMAL.finditer(line)]
 
 
@@ -39,6 +52,7 @@ def test_no_typed_decimals(path):
         ("The weight is 0.248 here.", [(1, "0.248")]),
         ("Scaled: 1.414 and -0.707.", [(1, "1.414"), (1, "-0.707")]),
         ("---\ntitle: x\n---\nsee 0.5\n", [(4, "0.5")]),
+        ('{{ choice("c", "?", [("within 0.01", "no")], 1) }}', [(1, "0.01")]),
     ],
 )
 def test_typed_decimals_are_found(text, found):
