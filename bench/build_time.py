@@ -1,9 +1,10 @@
 """How much the computed lessons add to a build: the same pages with and without the engine.
 
-For each size N a throwaway project is made in a temporary directory with N lessons
-derived from lessons/two-heads-separate-projections (the first keeps its fixture, the
-other N - 1 get an X drawn at random, so every lesson computes its own numbers; each
-lesson's template text is made unique, as real lessons' are), listed in chapters of a
+For each size N a throwaway project is made in a temporary directory with N lessons: the
+book's real lessons (their cross-references resolve), and enough lessons derived from
+lessons/two-heads-separate-projections to make up N (the first keeps its fixture, the
+others get an X drawn at random, so every lesson computes its own numbers; each lesson's
+template text is made unique, as real lessons' are), listed after the real chapters in a
 generated lessons/track.yaml. It is built three ways:
 
 - computed, cold: the site's own pipeline, mkdocs-macros running the engine and the
@@ -112,12 +113,13 @@ def synthetic_template(template, number):
 
 
 def write_lessons(lessons_dir, count, seed):
-    """``count`` lesson folders and the track listing them: the source fixture, then seeded variants."""
+    """Lessons up to ``count`` beside the real ones, and the track listing them all."""
     template = (SOURCE_LESSON / "lesson.md").read_text(encoding="utf-8")
     base = yaml.safe_load((SOURCE_LESSON / "fixture.yaml").read_text(encoding="utf-8"))
+    real = yaml.safe_load((lessons_dir / "track.yaml").read_text(encoding="utf-8"))["chapters"]
     rng = np.random.default_rng(seed)
     slugs = []
-    for number in range(1, count + 1):
+    for number in range(1, count - sum(len(chapter["lessons"]) for chapter in real) + 1):
         folder = lessons_dir / f"{SOURCE_SLUG}-{number:03d}"
         folder.mkdir()
         (folder / "lesson.md").write_text(synthetic_template(template, number), encoding="utf-8")
@@ -131,14 +133,14 @@ def write_lessons(lessons_dir, count, seed):
                 if heads_disagree(folder):
                     break
         slugs.append(folder.name)
-    write_track(lessons_dir, slugs)
-    return slugs
+    write_track(lessons_dir, real, slugs)
+    return [slug for chapter in real for slug in chapter["lessons"]] + slugs
 
 
-def write_track(lessons_dir, slugs):
-    """lessons/track.yaml: the lessons in order, in chapters of CHAPTER_SIZE."""
-    chapters = [
-        {"title": f"Chapter {i // CHAPTER_SIZE + 1}", "lessons": slugs[i : i + CHAPTER_SIZE]}
+def write_track(lessons_dir, real, slugs):
+    """lessons/track.yaml: the real chapters, then the synthetic lessons in chapters of CHAPTER_SIZE."""
+    chapters = real + [
+        {"title": f"Synthetic {i // CHAPTER_SIZE + 1}", "lessons": slugs[i : i + CHAPTER_SIZE]}
         for i in range(0, len(slugs), CHAPTER_SIZE)
     ]
     text = yaml.safe_dump({"chapters": chapters}, sort_keys=False)
@@ -149,16 +151,16 @@ def write_track(lessons_dir, slugs):
 
 
 def copy_project(dest):
-    """mkdocs.yml (as the parent of a generated config), docs/ and macros/, plus an empty lessons/."""
+    """mkdocs.yml (as the parent of a generated config), docs/, macros/ and the real lessons/."""
     dest.mkdir(parents=True)
     shutil.copy2(ROOT / "mkdocs.yml", dest / "mkdocs.base.yml")
     shutil.copytree(ROOT / "docs", dest / "docs", ignore=COPY_IGNORE)
     shutil.copytree(ROOT / "macros", dest / "macros", ignore=COPY_IGNORE)
-    (dest / "lessons").mkdir()
+    shutil.copytree(ROOT / "lessons", dest / "lessons", ignore=COPY_IGNORE)
 
 
 def write_config(project, *, macros=True, extra_hooks=()):
-    """mkdocs.yml inheriting the real one; only link validation, and for the static build the plugins, change.
+    """mkdocs.yml inheriting the real one; only the static build's plugins change.
 
     The nav is the real one: the hook inserts the chapters of the project's own
     lessons/track.yaml, in both variants. INHERIT merges mappings and replaces lists, so the
@@ -166,11 +168,7 @@ def write_config(project, *, macros=True, extra_hooks=()):
     """
     with open(project / "mkdocs.base.yml", "rb") as file:
         base = yaml_load(file)
-    config = {
-        "INHERIT": "mkdocs.base.yml",
-        # The lessons and the docs pages link to real lessons that the temporary project lacks.
-        "validation": {"links": {"not_found": "info"}},
-    }
+    config = {"INHERIT": "mkdocs.base.yml"}
     if not macros:
         config["plugins"] = [p for p in base["plugins"] if _plugin_name(p) != "macros"]
     if extra_hooks:
@@ -187,7 +185,29 @@ def computed_project(path, count, seed):
     copy_project(project_dir)
     slugs = write_lessons(project_dir / "lessons", count, seed)
     write_config(project_dir)
+    redraw_false_claims(project_dir, np.random.default_rng(seed + 1))
     return project_dir, slugs
+
+
+def redraw_false_claims(project_dir, rng, rounds=50):
+    """Draw new numbers for synthetic lessons whose prose a drawn X made false.
+
+    A random X can break any claim of the source lesson, and only a render tells which;
+    a forgiving build (STRICT=false) renders every page and names each failing lesson, so
+    each round redraws them all, until every lesson's claims hold.
+    """
+    base = yaml.safe_load((SOURCE_LESSON / "fixture.yaml").read_text(encoding="utf-8"))
+    failing = re.compile(rf"lessons/({re.escape(SOURCE_SLUG)}-\d+)/lesson\.md")
+    for _ in range(rounds):
+        _, _, stderr = run_mkdocs(project_dir, project_dir / "site-draw", {"STRICT": "false"}, quiet=False)
+        slugs = sorted(set(failing.findall(stderr)))
+        if not slugs:
+            return
+        for slug in slugs:
+            fixture = draw_fixture(rng, base)
+            text = yaml.safe_dump(fixture, default_flow_style=None)
+            (project_dir / "lessons" / slug / "fixture.yaml").write_text(text, encoding="utf-8")
+    sys.exit(f"synthetic lessons in {project_dir} still make false claims after {rounds} rounds of draws")
 
 
 def static_project(path, computed_dir):
