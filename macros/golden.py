@@ -14,30 +14,18 @@ import numpy as np
 
 from macros import lessons
 from macros.engine.trace import to_dict
-from macros.render.numbers import format_rows, format_values
+from macros.render.numbers import format_masked, format_values
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"
 
 
 def _formatted(value, places):
     """Numbers as published, one form per vector or matrix; a masked entry (None) stays null."""
-    if value is None:
-        return None
-    if isinstance(value, float | int):
-        return format_values([value], places)[0]
-    if value and isinstance(value[0], list):  # a matrix: rows of numbers
-        texts = format_rows(_filled(value), places)
-        return [
-            [None if v is None else t for v, t in zip(row, line, strict=True)]
-            for row, line in zip(value, texts, strict=True)
-        ]
-    texts = format_values(_filled([value])[0], places)
-    return [None if v is None else t for v, t in zip(value, texts, strict=True)]
-
-
-def _filled(rows):
-    """Masked entries as 0 while choosing one form for the matrix; they are written as null."""
-    return np.array([[0.0 if v is None else v for v in row] for row in rows], dtype=float)
+    if value is None or isinstance(value, float | int):
+        return value if value is None else format_values([value], places)[0]
+    entries = np.array(value, dtype=object)  # a vector or a matrix; None where masked
+    present = entries != None  # noqa: E711  (element-wise, not identity)
+    return format_masked(np.where(present, entries, 0.0).astype(float), present, places)
 
 
 def record(lesson):

@@ -57,3 +57,15 @@ def format_rows(matrix, places, minus=MINUS):
     texts = format_values(matrix, places, minus)
     width = matrix.shape[1]
     return [texts[i : i + width] for i in range(0, len(texts), width)]
+
+
+def format_masked(values, visible, places, masked=None, minus=MINUS):
+    """Texts shaped like ``values``, one form for the group; a hidden entry becomes ``masked``.
+
+    Hidden entries count as 0 while the form is chosen: they are zero weights, so they
+    never change whether a group is whole.
+    """
+    values, visible = np.asarray(values, dtype=float), np.asarray(visible, dtype=bool)
+    texts = format_values(np.where(visible, values, 0.0), places, minus)
+    shaped = np.array(texts, dtype=object).reshape(values.shape)
+    return np.where(visible, shaped, masked).tolist()

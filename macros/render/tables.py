@@ -1,6 +1,6 @@
 """Markdown tables: readable as plain text in the built Markdown, rendered by the theme."""
 
-from macros.render.numbers import format_values
+from macros.render.numbers import format_masked, format_values
 
 
 def markdown_table(header, rows):
@@ -17,8 +17,7 @@ def joined(values, places):
 
 def cells(values, visible, places):
     """A row of numbers as table cells, one form for the row; a masked entry reads 'masked'."""
-    texts = format_values([v if seen else 0.0 for v, seen in zip(values, visible, strict=True)], places)
-    return [text if seen else "masked" for text, seen in zip(texts, visible, strict=True)]
+    return format_masked(values, visible, places, masked="masked")
 
 
 def step_table(head, row, places, plain=False):

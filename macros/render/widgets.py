@@ -37,7 +37,7 @@ import json
 import numpy as np
 
 from macros.errors import WidgetError
-from macros.render.numbers import format_values
+from macros.render.numbers import format_masked, format_values
 
 
 def _attrs(**values):
@@ -126,18 +126,14 @@ def bound_rows(path, matrix, visible, decimals, labels):
     """Table rows of a matrix whose cells stay current in a lab: one format for the matrix
     (as its heat map has), masked cells written as such, ``data-group`` tying the cells
     together so the browser formats them as one group too."""
-    matrix = np.asarray(matrix, dtype=float)
-    texts = format_values(matrix, decimals)
-    width = matrix.shape[1]
+    texts = format_masked(matrix, visible, decimals)
     return [
         [label]
         + [
-            f"<span {_attrs(data_bind=f'{path}.{i}.{j}', data_group=path)}>{texts[i * width + j]}</span>"
-            if visible[i][j]
-            else "masked"
-            for j in range(width)
+            "masked" if text is None else f"<span {_attrs(data_bind=f'{path}.{i}.{j}', data_group=path)}>{text}</span>"
+            for j, text in enumerate(row)
         ]
-        for i, label in enumerate(labels)
+        for i, (label, row) in enumerate(zip(labels, texts, strict=True))
     ]
 
 
