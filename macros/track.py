@@ -4,6 +4,7 @@ The navigation, the home page's track map, each lesson's facts line and its
 prerequisite links all come from here, so they cannot disagree with each other.
 """
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,8 +48,19 @@ def read_chapters(path):
 
 
 def load(root=lessons.LESSONS):
-    """Entries in track order; every lesson folder listed once, prerequisites listed earlier."""
+    """Entries in track order; every lesson folder listed once, prerequisites listed earlier.
+
+    The nav (a hook) and the pages (the macros plugin) both need the track in one build;
+    it is read once as long as none of its files has changed.
+    """
     root = Path(root)
+    files = [root / "track.yaml", *(folder / lessons.LESSON_FILE for folder in lessons.folders(root))]
+    stamps = tuple((str(file), file.stat().st_mtime_ns) for file in files if file.exists())
+    return _load(root, stamps)
+
+
+@functools.lru_cache(maxsize=4)
+def _load(root, stamps):
     path = root / "track.yaml"
     chapters = read_chapters(path)
     folders = {folder.name for folder in lessons.folders(root)}
