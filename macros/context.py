@@ -2,9 +2,8 @@
 
 import numpy as np
 
-from macros import claims, fixture_json, glossary
+from macros import claims, glossary
 from macros.engine import steps, variants
-from macros.engine.trace import to_dict
 from macros.render import figures, latex, numbers, tables, widgets
 
 
@@ -53,7 +52,6 @@ def resolve(data, path):
 def widget_helpers(lesson):
     """Figures and interactive parts, bound to this lesson's trace, labels and decimals."""
     trace, places = lesson.trace, lesson.decimals
-    plain = fixture_json.to_plain(lesson.fixture)
     keys = lesson.fixture.key_labels or [str(j + 1) for j in range(trace.heads[0].K.shape[0])]
     queries = lesson.fixture.query_labels or [str(i + 1) for i in range(trace.heads[0].Q.shape[0])]
 
@@ -83,13 +81,12 @@ def widget_helpers(lesson):
         return figures.maps_side_by_side(svgs) + "\n\n" + tables
 
     def editor(field, label):
+        plain = lesson.plain_fixture
         initial = resolve(plain, field) if field != "W_O" or "W_O" in plain else trace.W_O
         return widgets.editor(field, initial, label, places)
 
     def bound(path):
-        return widgets.bound(
-            path, np.ravel(resolve(to_dict(trace) | {"average": variants.head_average(trace)}, path)), places
-        )
+        return widgets.bound(path, np.ravel(resolve(lesson.published, path)), places)
 
     def lab(name, caller):
         return (

@@ -4,12 +4,15 @@ A lesson is loaded once per build: its fixture is validated, the engine runs, an
 result is kept with the lesson's front matter, which the page and the golden record share.
 """
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from macros import engine, fixture, yamlfile
+from macros import engine, fixture, fixture_json, yamlfile
+from macros.engine import variants
+from macros.engine.trace import to_dict
 from macros.errors import FixtureError
 from macros.fixture import describe
 
@@ -34,6 +37,16 @@ class Lesson:
     @property
     def decimals(self):
         return self.meta.get("decimals", 3)
+
+    @functools.cached_property
+    def plain_fixture(self):
+        """The fixture's JSON form, for the page's data block and its lab editors alike."""
+        return fixture_json.to_plain(self.fixture)
+
+    @functools.cached_property
+    def published(self):
+        """The trace as the browser sees it, plus the head average a lab may bind to."""
+        return to_dict(self.trace) | {"average": variants.head_average(self.trace)}
 
 
 def folders(root=LESSONS):

@@ -12,7 +12,7 @@ from jinja2 import TemplateSyntaxError, UndefinedError
 from mkdocs.exceptions import PluginError
 from mkdocs_macros.errors import format_error
 
-from macros import context, fixture_json, lessons, template_cache, track
+from macros import context, lessons, template_cache, track
 from macros.errors import FixtureError, LessonError
 from macros.render import track as track_render
 from macros.render import widgets
@@ -97,9 +97,7 @@ def after_page(env):
     slug = lesson_slug(env.page)
     if slug in env.track_entries and slug not in env.lesson_failures:
         lesson, entry = env.variables["lessons"][slug], env.track_entries[slug]
-        data = widgets.lesson_data(
-            slug, entry.title, lesson.decimals, fixture_json.to_plain(lesson.fixture), entry.meta
-        )
+        data = widgets.lesson_data(slug, entry.title, lesson.decimals, lesson.plain_fixture, entry.meta)
         env.markdown = with_facts(env.markdown, track_render.facts(entry, env.track_entries) + "\n" + data + "\n")
     for key in env.lesson_keys:
         env.variables.pop(key, None)
