@@ -1,6 +1,30 @@
 import pytest
+from hypothesis import settings
 
-from tests import sitebuild
+from tests import browsers, sitebuild
+
+# Property tests draw this many cases; `make test-fast` passes --hypothesis-profile=fast.
+settings.register_profile("full", max_examples=150)
+settings.register_profile("fast", max_examples=20)
+settings.load_profile("full")
+
+SLOW_MARKERS = ("build", "serve", "browser", "slow")
+# A test that uses one of these fixtures carries the marker, whether or not it says so.
+FIXTURE_MARKERS = {"site": "build", "project": "build", "browser": "browser"}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        for name, marker in FIXTURE_MARKERS.items():
+            if name in item.fixturenames and not item.get_closest_marker(marker):
+                item.add_marker(marker)
+
+
+@pytest.fixture(autouse=True)
+def _only_marked_tests_build(request, monkeypatch):
+    """A test left in `make test-fast` that builds the site fails, naming the marker it lacks."""
+    if not any(request.node.get_closest_marker(name) for name in SLOW_MARKERS):
+        monkeypatch.setattr(sitebuild, "unmarked_test", request.node.nodeid)
 
 
 @pytest.fixture(scope="session")
@@ -16,3 +40,50 @@ def site(tmp_path_factory):
 def project(tmp_path):
     """A fresh copy of the site's sources that a test may break."""
     return sitebuild.copy_project(tmp_path)
+
+
+# ---------------------------------------------------------------- one Chromium per session
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="session")
+def _chromium():
+    """(browser, None) or (None, the one message saying how to get a browser); never raises."""
+    found = browsers.find()
+    if found.path is None:
+        yield None, browsers.message(found)
+        return
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        try:
+            browser = playwright.chromium.launch(executable_path=found.path, args=CHROMIUM_ARGS)
+        except Exception as error:
+            yield None, browsers.message(found, launch_error=str(error).splitlines()[0])
+            return
+        yield browser, None
+        browser.close()
+
+
+_no_browser_reported = []
+
+
+@pytest.fixture
+def browser(_chromium):
+    """The session's Chromium. Without one, the first browser test fails with how to get one
+    and the others are skipped, so the reason is said once, not once per test."""
+    launched, problem = _chromium
+    if problem:
+        if not _no_browser_reported:
+            _no_browser_reported.append(problem)
+            pytest.fail(problem, pytrace=False)
+        pytest.skip("no browser: see the failure of the first browser test")
+    return launched

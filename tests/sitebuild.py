@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 
+import yaml
+
 PROJECT = Path(__file__).resolve().parent.parent
 SOURCES = ("mkdocs.yml", "docs", "lessons", "macros")
 
@@ -40,13 +42,36 @@ def copy_project(dest):
     return dest
 
 
+def add_lesson(root, folder, chapter):
+    """Copy a lesson folder into a copied project's lessons/ and list it in its own chapter.
+
+    The test-only pages (tests/pages/) join a copy this way, never the real book.
+    """
+    root, folder = Path(root), Path(folder)
+    shutil.copytree(folder, root / "lessons" / folder.name, ignore=shutil.ignore_patterns("__pycache__"))
+    track = root / "lessons" / "track.yaml"
+    data = yaml.safe_load(track.read_text(encoding="utf-8"))
+    data["chapters"].append({"title": chapter, "lessons": [folder.name]})
+    track.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return root / "lessons" / folder.name
+
+
 def environment(strict=True):
     env = {**os.environ, "STRICT": "true" if strict else "false", "NO_MKDOCS_2_WARNING": "1"}
     env.pop("PYTHONPATH", None)
     return env
 
 
+# Set (to a test's id) while a test without a build, serve or browser marker runs: such a
+# test must not build, or ``make test-fast`` would silently get slow.
+unmarked_test = None
+
+
 def build(root, strict=True):
+    if unmarked_test:
+        raise AssertionError(
+            f"{unmarked_test} builds the site: mark it @pytest.mark.build so that `make test-fast` leaves it out"
+        )
     root = Path(root)
     site = root / "site"
     command = [sys.executable, "-m", "mkdocs", "build", "--site-dir", str(site)]

@@ -79,7 +79,8 @@ def close(a, b):
     )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+# How many cases: the "full" profile in conftest.py (150), or "fast" under `make test-fast`.
+@settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=fixtures())
 def test_trace_command_matches_the_definition(tmp_path, data):
     path = tmp_path / "fixture.yaml"

@@ -167,7 +167,9 @@ def run_node(script, payload):
 def write_yaml(data, folder):
     folder.mkdir(parents=True)
     path = folder / "fixture.yaml"
-    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    # Flow style through libyaml: the same fixture, written and read in a fraction of the time.
+    text = yaml.dump(data, Dumper=yaml.CSafeDumper, sort_keys=False, default_flow_style=True)
+    path.write_text(text, encoding="utf-8")
     return path
 
 

@@ -15,6 +15,8 @@ import pytest
 
 from tests.sitebuild import edit, environment
 
+pytestmark = pytest.mark.serve
+
 LESSON = "lessons/two-heads-separate-projections"
 
 

@@ -16,6 +16,7 @@ from tests.sitebuild import build, edit
 LESSON = "lessons/two-heads-separate-projections"
 
 
+@pytest.mark.build
 class TestRealSite:
     def test_builds_strictly_without_warnings(self, site):
         assert "WARNING" not in site.output and "ERROR" not in site.output
@@ -67,6 +68,7 @@ class TestRealSite:
         assert offenders == []
 
 
+@pytest.mark.build
 class TestFixtureDrivesThePage:
     def test_changing_the_fixture_changes_every_computed_number(self, project):
         edit(project / LESSON / "fixture.yaml", "- [1, 1, -1, 1]", "- [2, 1, -1, 3]")
@@ -88,6 +90,7 @@ def refused(result, *fragments):
     return result
 
 
+@pytest.mark.build
 class TestAuthorMistakesStopTheBuild:
     def test_a_build_of_the_untouched_copy_passes(self, project):
         # negative control for this class: the scenarios below fail only because of their edit
@@ -159,6 +162,7 @@ class TestAuthorMistakesStopTheBuild:
         refused(build(project), f"{LESSON}/lesson.md: front matter: decimal: expected one of")
 
 
+@pytest.mark.build
 class TestServeIsForgiving:
     def test_a_bad_fixture_shows_on_the_page_instead_of_stopping(self, project):
         edit(project / LESSON / "fixture.yaml", "- [1, 1, -1, 1]", "- [1, 1, -1]")
@@ -180,6 +184,7 @@ def test_numpy_is_float64_everywhere():
     assert all(head.weights.dtype == np.float64 for head in trace.heads)
 
 
+@pytest.mark.build
 def test_missing_node_is_a_clear_error(project):
     """Without Node.js the math cannot be typeset: the build says so instead of a traceback."""
     edit(project / "macros/mathrender.py", '["node", str(SERVER)', '["node-that-is-not-installed", str(SERVER)')
