@@ -10,7 +10,7 @@ export NO_MKDOCS_2_WARNING := 1
 KATEX_VERSION := 0.16.25
 KATEX_DIR := docs/assets/vendor/katex
 
-.PHONY: serve build test lint golden bench vendor-katex clean
+.PHONY: serve build test test-fast lint golden bench vendor-katex clean
 
 $(STAMP): requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -28,8 +28,14 @@ build: $(STAMP)
 	STRICT=true $(PY) -m mkdocs build --site-dir site.tmp
 	rm -rf site && mv site.tmp site
 
+# Every check: ruff, then every test (site builds, mkdocs serve and Chromium included).
 test: $(STAMP) lint
 	$(PY) -m pytest -q
+
+# The inner loop: every test that builds nothing, serves nothing and drives no browser,
+# with fewer property-test cases (the "fast" profile in tests/conftest.py).
+test-fast: $(STAMP)
+	$(PY) -m pytest -q -m "not (build or serve or browser or slow)" --hypothesis-profile=fast
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

@@ -71,8 +71,9 @@ def install_playwright_chromium():
     except (OSError, subprocess.TimeoutExpired) as error:
         return str(error)
     if result.returncode != 0:
-        lines = (result.stderr or result.stdout).strip().splitlines()
-        return lines[-1] if lines else f"exit status {result.returncode}"
+        lines = (result.stderr + result.stdout).splitlines()
+        errors = [line.strip() for line in lines if line.strip().startswith("Error")]
+        return errors[-1] if errors else f"exit status {result.returncode}"
     return None
 
 
