@@ -9,6 +9,7 @@ Every field of the two traces must agree to TOL, absolute plus relative, with nu
 same places. Node is required: without it these tests fail, they do not skip.
 """
 
+import copy
 import json
 import math
 import shutil
@@ -167,9 +168,7 @@ def run_node(script, payload):
 def write_yaml(data, folder):
     folder.mkdir(parents=True)
     path = folder / "fixture.yaml"
-    # Flow style through libyaml: the same fixture, written and read in a fraction of the time.
-    text = yaml.dump(data, Dumper=yaml.CSafeDumper, sort_keys=False, default_flow_style=True)
-    path.write_text(text, encoding="utf-8")
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     return path
 
 
@@ -210,8 +209,12 @@ def underflows(head):
 @pytest.fixture(scope="module")
 def golden(tmp_path_factory):
     """name -> (fixture's JSON form, numpy's trace, the twin's trace); node runs once for all."""
+    # Checked as the build checks a fixture.yaml holding the same data (a copy: checking may
+    # not change CASES); reading YAML would only cost time here.
     folder = tmp_path_factory.mktemp("golden")
-    loaded = {name: fixture.load(write_yaml(data, folder / name)) for name, data in CASES.items()}
+    loaded = {
+        name: fixture.validate(folder / name / "fixture.yaml", copy.deepcopy(data)) for name, data in CASES.items()
+    }
     loaded.update({f"lesson:{path.parent.name}": fixture.load(path) for path in LESSON_FIXTURES})
     plains = {name: to_plain(fx) for name, fx in loaded.items()}
     traces = {name: to_dict(engine.run(fx)) for name, fx in loaded.items()}
