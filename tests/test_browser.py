@@ -36,6 +36,9 @@ BENCH = Path(__file__).resolve().parent / "pages" / "widget-bench"
 SLUG = BENCH.name
 LESSON = f"lessons/{SLUG}/"
 TIMEOUT_MS = 5000  # every wait is bounded; widgets update synchronously, so this is slack
+# Loading a whole page (KaTeX fonts, figures) is not widget behaviour: on a machine busy
+# with other work it can take far longer than a widget's update, so it waits longer.
+NAVIGATION_TIMEOUT_MS = 60000
 
 
 # ---------------------------------------------------------------- the site and the server
@@ -76,6 +79,7 @@ class Reader:
         self.host = urlsplit(base).netloc
         self.errors, self.foreign = [], []
         context.set_default_timeout(TIMEOUT_MS)
+        context.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
         context.on("request", self._request)
         self.page = context.new_page()
         self.page.on("console", lambda message: message.type == "error" and self.errors.append(message.text))
@@ -464,6 +468,7 @@ def test_a_real_page_loads_with_no_console_error_and_no_request_to_another_host(
 @pytest.mark.parametrize("path", REAL_PAGES[1:])
 def test_a_real_lesson_shows_everything_without_javascript(browser, server, path):
     context = browser.new_context(java_script_enabled=False)
+    context.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
     try:
         page = context.new_page()
         page.goto(server + path)
@@ -530,6 +535,7 @@ def test_keyboard_alone_checks_an_answer_and_locks_in_choices(reader, bench):
 
 def test_without_javascript_the_bench_shows_everything(browser, server, bench):
     context = browser.new_context(java_script_enabled=False)
+    context.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
     try:
         page = context.new_page()
         page.goto(server + LESSON)
