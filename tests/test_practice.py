@@ -129,6 +129,7 @@ class TestVariants:
             assert head["W_V"] == base["heads"][i]["W_V"]
         assert fixture["heads"][0]["W_K"] == base["heads"][0]["W_K"] and fixture["W_O"] == base["W_O"]
         assert fixture["tokens"] == base["tokens"]
+        assert base == check.lesson_base(TWO_HEADS)  # drawing leaves the lesson's own numbers alone
 
     def test_drawn_values_come_from_their_ranges(self):
         spec, base = spec_of(TWO_HEADS)

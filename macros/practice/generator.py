@@ -37,7 +37,6 @@ up to MAX_TRIES draws, after which the build stops with a message naming the con
 that failed most often.
 """
 
-import copy
 import math
 import re
 from dataclasses import dataclass
@@ -315,15 +314,24 @@ def trace_of(fixture, file):
     return to_dict(engine.run(validate(file, fixture)))
 
 
+def with_value(data, path, value):
+    """A copy of data with the value at path replaced; the containers on the path are copied, the rest shared."""
+    if not path:
+        return value
+    key, *rest = path
+    copy = dict(data) if isinstance(data, dict) else list(data)
+    copy[key] = with_value(data[key], rest, value)
+    return copy
+
+
 def draw_fixture(spec, base, stream):
     """One draw: the lesson's own fixture with the drawn fields replaced, from the stream's next numbers."""
-    fixture = copy.deepcopy(base)
+    fixture = base
     for d in spec.draws:
         rows, cols = d.shape
         ks = [[stream.integer(d.lo, d.hi) for _ in range(cols)] for _ in range(rows)]
         matrix = [[d.values[k] if d.values is not None else k / d.divide for k in row] for row in ks]
-        *parents, last = d.path
-        at(fixture, parents)[last] = matrix
+        fixture = with_value(fixture, d.path, matrix)
     return fixture
 
 
