@@ -313,6 +313,19 @@ class TestRefused:
             check.check_variants(TWO_HEADS, practice, count=2)
         assert str(caught.value) == f"lessons/tracing-two-heads/fixture.yaml: {message}"
 
+    def test_an_answer_a_drawn_shape_removes_is_refused(self):
+        """heads.1.output.0.1 exists in the lesson (d_v = 2) but not once W_V is drawn one column wide."""
+        practice = {
+            "draw": {"heads[1].W_V": {"ints": [-2, 2], "shape": [4, 1]}, "W_O": {"ints": [0, 1], "shape": [3, 4]}},
+            "answer": "heads.1.output.0.1",
+        }
+        with pytest.raises(generator.PracticeError) as caught:
+            check.check_variants(TWO_HEADS, practice, count=2)
+        assert str(caught.value) == (
+            "lessons/tracing-two-heads/fixture.yaml: practice.answer: expected heads.1.output.0.1 to name one number, "
+            "got nothing in variant 1"
+        )
+
     def test_the_good_block_is_accepted(self):
         assert len(check.check_variants(TWO_HEADS, GOOD, count=2)) == 3
 

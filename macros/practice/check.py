@@ -44,6 +44,10 @@ def check_variants(fixture_path, practice, count=50):
     for number in range(count + 1):
         _, trace = generator.variant(spec, base, number, fixture_path)
         results[number] = generator.answers(spec, trace)
+        for path, answer in zip(spec.answers, results[number], strict=True):
+            if isinstance(answer, bool) or not isinstance(answer, int | float):
+                found = f"{generator.describe(answer)} in variant {number}"
+                raise generator.PracticeError(fixture_path, "practice.answer", f"{path} to name one number", found)
     return results
 
 
