@@ -12,8 +12,9 @@ KATEX_DIR := docs/assets/vendor/katex
 
 .PHONY: serve build test test-fast lint golden bench vendor-katex clean
 
+# An existing environment is brought up to date in place, not recreated.
 $(STAMP): requirements.txt
-	$(PYTHON) -m venv $(VENV)
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
 	touch $(STAMP)

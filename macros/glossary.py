@@ -1,4 +1,4 @@
-"""The symbols every page uses the same way: name in fixtures and code, LaTeX, meaning.
+"""The symbols every page uses the same way: name in plain text and code, LaTeX, meaning.
 
 The glossary page is generated from this table, and lessons write symbols through
 ``sym`` so that a symbol cannot drift from one page to the next.
@@ -32,9 +32,9 @@ GLOSSARY = {
 
 
 def table():
-    """The glossary as a Markdown table: symbol, name in fixtures and code, meaning."""
+    """The glossary as a Markdown table: symbol, name in plain text and code, meaning."""
     rows = [[f"${tex}$", f"`{name}`", meaning] for name, (tex, meaning) in GLOSSARY.items()]
-    return tables.markdown_table(["symbol", "in fixtures and code", "meaning"], rows)
+    return tables.markdown_table(["symbol", "in plain text and code", "meaning"], rows)
 
 
 def sym(name, head=None):

@@ -266,6 +266,7 @@ function makeChoice(element, page) {
     const radio = make("input", { type: "radio", name: `abh-choice-${name}`, value: item.dataset.option });
     const label = make("label", { className: "abh-option" }, radio, " ", ...item.childNodes);
     item.replaceChildren(label);
+    item.setAttribute("role", "none"); // the list is now a radio group: its items are not list items
     return { item, radio, number: Number(item.dataset.option), feedback: item.dataset.feedback ?? "" };
   });
   const button = make("button", { type: "button", className: "abh-button abh-lock" }, "Lock in");
@@ -675,6 +676,22 @@ function markTrack() {
   }
 }
 
+// ---------------------------------------------------------------- wide formulas
+
+/** Display math wider than its column scrolls sideways; a keyboard reader can reach it too. */
+function focusableWideMath() {
+  const displays = [...document.querySelectorAll(".math-display")];
+  if (!displays.length) return;
+  const update = () => {
+    for (const display of displays) {
+      if (display.scrollWidth > display.clientWidth) display.tabIndex = 0;
+      else display.removeAttribute("tabindex");
+    }
+  };
+  update();
+  window.addEventListener("resize", update);
+}
+
 // ---------------------------------------------------------------- a lesson page
 
 function enhanceLesson(root, lesson) {
@@ -728,6 +745,7 @@ function enhanceLesson(root, lesson) {
 
 function start() {
   markTrack();
+  focusableWideMath();
   const data = document.querySelector("script.abh-lesson");
   if (!data) return;
   const lesson = JSON.parse(data.textContent);

@@ -1,0 +1,155 @@
+"""What one attention layer costs as the sequence grows: multiply-adds and numbers held.
+
+Counts for n tokens, width d_model, h heads of width d_k (values as wide as keys), one
+sequence. A multiply-add is one a * b + c. The projections and the KV cache grow linearly
+with n; the scores and the weights grow with n^2, and overtake the rest once n exceeds
+roughly the model's width.
+"""
+
+from dataclasses import asdict, dataclass
+
+
+def _check_sizes(**sizes):
+    for name, value in sizes.items():
+        if int(value) != value or value < 1:
+            raise ValueError(f"{name} must be a whole number of at least 1, got {value}")
+
+
+def projection_macs(n, d_model, h, d_k):
+    """Q, K and V for every head: three (n, d_model) @ (d_model, h * d_k) products."""
+    return 3 * n * d_model * h * d_k
+
+
+def score_macs(n, h, d_k):
+    """Every query with every key, per head: (n, d_k) @ (d_k, n), n * n dot products of d_k."""
+    return h * n * n * d_k
+
+
+def weighting_macs(n, h, d_k):
+    """Every query's weighted sum of the values, per head: (n, n) @ (n, d_k)."""
+    return h * n * n * d_k
+
+
+def output_macs(n, d_model, h, d_k):
+    """W_O: (n, h * d_k) @ (h * d_k, d_model)."""
+    return n * h * d_k * d_model
+
+
+def score_numbers(n, h):
+    """The scores of every head: h matrices of n x n; the weights are as many again."""
+    return h * n * n
+
+
+def kv_cache_numbers(n, h, d_k):
+    """One key and one value of width d_k per head per token, kept for generation."""
+    return 2 * n * h * d_k
+
+
+def projected_numbers(n, h, d_k):
+    """Q, K and V of every head."""
+    return 3 * n * h * d_k
+
+
+@dataclass(frozen=True)
+class LayerCost:
+    """One layer at one length n: multiply-adds and numbers held, split quadratic vs linear."""
+
+    n: int
+    projection_macs: int
+    score_macs: int
+    weighting_macs: int
+    output_macs: int
+    score_numbers: int
+    weight_numbers: int
+    projected_numbers: int
+    kv_cache_numbers: int
+
+    @property
+    def quadratic_macs(self):
+        return self.score_macs + self.weighting_macs
+
+    @property
+    def linear_macs(self):
+        return self.projection_macs + self.output_macs
+
+    @property
+    def quadratic_numbers(self):
+        return self.score_numbers + self.weight_numbers
+
+    @property
+    def linear_numbers(self):
+        return self.projected_numbers + self.kv_cache_numbers
+
+    def to_dict(self):
+        return {
+            **asdict(self),
+            "quadratic_macs": self.quadratic_macs,
+            "linear_macs": self.linear_macs,
+            "quadratic_numbers": self.quadratic_numbers,
+            "linear_numbers": self.linear_numbers,
+        }
+
+
+def layer_cost(n, d_model, h, d_k):
+    """Every count of one layer at length n."""
+    _check_sizes(n=n, d_model=d_model, h=h, d_k=d_k)
+    n, d_model, h, d_k = int(n), int(d_model), int(h), int(d_k)
+    return LayerCost(
+        n=n,
+        projection_macs=projection_macs(n, d_model, h, d_k),
+        score_macs=score_macs(n, h, d_k),
+        weighting_macs=weighting_macs(n, h, d_k),
+        output_macs=output_macs(n, d_model, h, d_k),
+        score_numbers=score_numbers(n, h),
+        weight_numbers=score_numbers(n, h),
+        projected_numbers=projected_numbers(n, h, d_k),
+        kv_cache_numbers=kv_cache_numbers(n, h, d_k),
+    )
+
+
+def cost_table(lengths, d_model, h, d_k):
+    """One LayerCost per sequence length, for a table or a chart."""
+    return [layer_cost(n, d_model, h, d_k) for n in lengths]
+
+
+def window_pairs(n, window):
+    """Query-key pairs a sliding window scores: query p sees min(p + 1, window) keys."""
+    _check_sizes(n=n, window=window)
+    return sum(min(p + 1, window) for p in range(int(n)))
+
+
+def causal_pairs(n):
+    """Query-key pairs under the plain causal mask: 1 + 2 + ... + n."""
+    _check_sizes(n=n)
+    return int(n) * (int(n) + 1) // 2
+
+
+def window_score_macs(n, window, h, d_k):
+    """Score multiply-adds under a sliding window: at most n * window dot products, linear in n."""
+    return h * window_pairs(n, window) * d_k
+
+
+def head_split_counts(n, d_model, h):
+    """h heads of width d_model / h against one head of width d_model: the same parameters and work.
+
+    Splitting the width into heads changes what the layer can attend to, not its size: W_Q,
+    W_K, W_V hold 3 * d_model^2 numbers either way, W_O d_model^2, and the score and
+    weighting products total n^2 * d_model either way. Only the number of n x n score
+    matrices changes: h of them instead of one.
+    """
+    _check_sizes(n=n, d_model=d_model, h=h)
+    if d_model % h:
+        raise ValueError(f"the number of heads must divide d_model ({d_model}), got {h}")
+
+    def counts(heads):
+        d_k = d_model // heads
+        cost = layer_cost(n, d_model, heads, d_k)
+        return {
+            "heads": heads,
+            "d_k": d_k,
+            "parameters": 3 * d_model * heads * d_k + heads * d_k * d_model,
+            "macs": cost.linear_macs + cost.quadratic_macs,
+            "score_numbers": cost.score_numbers,
+        }
+
+    return {"split": counts(int(h)), "single": counts(1)}

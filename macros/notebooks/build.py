@@ -1,0 +1,71 @@
+"""Assemble a lesson's cells into an nbformat notebook, and write it as the same bytes every time.
+
+nbformat 4.5 requires a cell id and nbformat would draw a random one; here each id is made
+from the cell's position and a hash of its source, so an unchanged lesson gives unchanged
+bytes. nbformat writes JSON with sorted keys; cells carry no outputs and no execution counts.
+"""
+
+import hashlib
+
+import nbformat
+from nbformat import v4
+
+from macros.notebooks import checks, extra, layer, steps
+from macros.notebooks.cells import markdown
+
+KERNEL = {"name": "python3", "display_name": "Python 3", "language": "python"}
+
+
+def file_name(lesson):
+    """The notebook's name, published beside the lesson page: ``<slug>.ipynb``."""
+    return f"{lesson.slug}.ipynb"
+
+
+def title(lesson, page_url):
+    meta = lesson.meta
+    return markdown(
+        f"# {meta['title']}",
+        "",
+        f"This notebook goes with the lesson [{meta['title']}]({page_url}) of *Attention by Hand*. "
+        "It computes the lesson step by step from the lesson's numbers with numpy alone, and prints every "
+        "result so that you can set it beside the page. Run the cells from top to bottom. Near the end one "
+        "cell checks the results against the values the page shows, and another compares them with PyTorch "
+        "if it is installed. Then change a number and run again to see what moves.",
+    )
+
+
+def cells(lesson, page_url="./"):
+    """Every cell, in order: title, the computation, the checks, then the lesson's own cells.
+
+    The lesson's own cells come last so that an experiment which changes a number cannot
+    upset the checks above it.
+    """
+    described = layer.describe(lesson)
+    return [
+        title(lesson, page_url),
+        *steps.computation(lesson, described),
+        *checks.against_page(lesson, described),
+        *checks.with_torch(described),
+        *extra.lesson_cells(lesson.folder),
+    ]
+
+
+def cell_id(position, source):
+    return f"{position:03d}-{hashlib.sha256(source.encode()).hexdigest()[:8]}"
+
+
+def notebook(lesson, page_url="./"):
+    """The lesson's notebook as an nbformat NotebookNode, validated."""
+    nb = v4.new_notebook(metadata={"kernelspec": dict(KERNEL), "language_info": {"name": "python"}})
+    for position, cell in enumerate(cells(lesson, page_url)):
+        made = v4.new_markdown_cell(cell.source) if cell.kind == "markdown" else v4.new_code_cell(cell.source)
+        made.id = cell_id(position, cell.source)
+        nb.cells.append(made)
+    nbformat.validate(nb)
+    return nb
+
+
+def notebook_bytes(lesson, page_url="./"):
+    """The notebook file's bytes. ``page_url`` is the lesson page's address as seen from the
+    notebook; ``./`` suits a notebook published in the page's own folder."""
+    return (nbformat.writes(notebook(lesson, page_url)) + "\n").encode("utf-8")

@@ -1,0 +1,62 @@
+"""The build's check of a lesson's practice variants, and the key that lets an unchanged lesson skip it.
+
+The build draws the first variants of every lesson in Python: each must pass the fixture's
+validation and the generator's constraints, have no overflow and have its answers computed.
+The result depends only on the practice block, the lesson's own fixture and the code that
+draws and computes, so ``cache_key`` hashes exactly those.
+"""
+
+import hashlib
+import json
+from pathlib import Path
+
+from macros import fixture_json
+from macros.fixture import merged_data, validate
+from macros.practice import generator
+
+ROOT = Path(__file__).resolve().parent.parent
+# The code a variant's numbers and answers depend on: the engine, validation, the JSON forms, the generator.
+SOURCES = (
+    *sorted((ROOT / "engine").glob("*.py")),
+    ROOT / "fixture.py",
+    ROOT / "fixture_json.py",
+    *sorted((ROOT / "practice").glob("*.py")),
+)
+
+
+def lesson_base(fixture_path):
+    """The lesson's own fixture in its JSON form (variant 0), its practice block set aside."""
+    data = merged_data(fixture_path)
+    data.pop("practice", None)
+    return fixture_json.to_plain(validate(fixture_path, data))
+
+
+def spec_for(fixture_path, practice):
+    """The parsed practice block of the lesson at fixture_path, and the lesson's own fixture."""
+    base = lesson_base(fixture_path)
+    return generator.parse(practice, base, fixture_path, Path(fixture_path).parent.name), base
+
+
+def check_variants(fixture_path, practice, count=50):
+    """{variant: its answers} for variant 0 and the drawn variants 1..count; a PracticeError if one fails."""
+    spec, base = spec_for(fixture_path, practice)
+    results = {}
+    for number in range(count + 1):
+        _, trace = generator.variant(spec, base, number, fixture_path)
+        results[number] = generator.answers(spec, trace)
+        for path, answer in zip(spec.answers, results[number], strict=True):
+            if isinstance(answer, bool) or not isinstance(answer, int | float):
+                found = f"{generator.describe(answer)} in variant {number}"
+                raise generator.PracticeError(fixture_path, "practice.answer", f"{path} to name one number", found)
+    return results
+
+
+def cache_key(fixture_path, practice):
+    """A hex digest that changes when the block, the lesson's own fixture or the drawing code changes."""
+    digest = hashlib.sha256()
+    digest.update(json.dumps(practice, sort_keys=True, default=str).encode())
+    digest.update(json.dumps(lesson_base(fixture_path), sort_keys=True).encode())
+    for source in SOURCES:
+        digest.update(source.name.encode())
+        digest.update(hashlib.sha256(source.read_bytes()).digest())
+    return digest.hexdigest()

@@ -1,0 +1,129 @@
+"""Every built page, light and dark, against axe-core's WCAG 2.1 A and AA rules.
+
+axe-core runs offline: it is the copy shipped inside the pinned ``axe-playwright-python``
+package (injected into the page by the test, never published with the site). It checks the
+live DOM, after docs/assets/js/widgets.js has enhanced the page, so the controls the script
+adds are checked too. Any serious or critical violation fails, listed by page, scheme, rule
+and the offending selectors.
+
+The scheme is chosen the way the site's palette chooses it: mkdocs.yml gives each palette a
+``prefers-color-scheme`` media query, so the browser's colour-scheme preference picks
+``default`` (light) or ``slate`` (dark); the test waits until the page shows that scheme.
+
+The site is the session's real build (the ``site`` fixture), served over HTTP on 127.0.0.1,
+and the browser is the session's Chromium (the ``browser`` fixture in tests/conftest.py),
+as in the other browser tests.
+"""
+
+import functools
+import http.server
+import threading
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+TIMEOUT_MS = 10000
+SCHEMES = {"light": ("light", "default"), "dark": ("dark", "slate")}  # name: (media preference, Material scheme)
+WCAG_A_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+FAILING = {"serious", "critical"}
+
+pytestmark = pytest.mark.browser
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def server(site):
+    handler = functools.partial(_QuietHandler, directory=str(site.site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_port}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def built_pages(site_dir):
+    """Every HTML page of the built site, as a URL path ('' for home, 'glossary/', '404.html')."""
+    paths = []
+    for path in sorted(site_dir.rglob("*.html")):
+        relative = path.relative_to(site_dir).as_posix()
+        paths.append(relative.removesuffix("index.html"))
+    return paths
+
+
+def violations_on(page, axe):
+    """axe-core's WCAG 2.1 A/AA violations on the page as it is now: [(rule, impact, [selectors])]."""
+    options = {"runOnly": {"type": "tag", "values": WCAG_A_AA}, "resultTypes": ["violations"]}
+    results = axe.run(page, options=options).response
+    return [
+        (
+            v["id"],
+            v["impact"],
+            [" ".join(node["target"]) if isinstance(node["target"], list) else node["target"] for node in v["nodes"]],
+        )
+        for v in results["violations"]
+    ]
+
+
+def scan(browser, base, paths, scheme):
+    """Every page in one colour scheme: {path: violations}. The page is checked after its scripts ran."""
+    preference, material = SCHEMES[scheme]
+    context = browser.new_context(color_scheme=preference)
+    context.set_default_timeout(TIMEOUT_MS)
+    axe = Axe()
+    found = {}
+    try:
+        page = context.new_page()
+        for path in paths:
+            response = page.goto(base + path)
+            assert response is not None and (response.ok or path == "404.html"), (
+                f"{path}: {response and response.status}"
+            )
+            # widgets.js is a module script: deferred, it has run before the load event.
+            page.wait_for_load_state("load")
+            page.wait_for_function(
+                "scheme => document.body.getAttribute('data-md-color-scheme') === scheme", arg=material
+            )
+            found[path] = violations_on(page, axe)
+    finally:
+        context.close()
+    return found
+
+
+@pytest.mark.parametrize("scheme", sorted(SCHEMES))
+def test_no_serious_or_critical_violation_on_any_page(site, server, browser, scheme):
+    paths = built_pages(site.site)
+    assert len(paths) >= 9, paths  # home, glossary, the author guide, six lessons, the 404 page
+    found = scan(browser, server, paths, scheme)
+    problems = [
+        f"{path or '/'} [{scheme}] {rule} ({impact}): {', '.join(selectors)}"
+        for path, violations in found.items()
+        for rule, impact, selectors in violations
+        if impact in FAILING
+    ]
+    assert not problems, f"{len(problems)} serious or critical accessibility violations:\n" + "\n".join(problems)
+
+
+def test_the_scan_finds_a_known_violation(server, browser):
+    """Negative control: on a real page, a link told from its text by colour alone and an image
+    without a text alternative are both reported, so a clean result above means the rules ran."""
+    context = browser.new_context(color_scheme="light")
+    try:
+        page = context.new_page()
+        page.goto(server)
+        page.evaluate(
+            """() => {
+              const p = document.createElement('p');
+              p.innerHTML = 'Some words <a href="#x" style="text-decoration:none;color:#2e3fa0">a link</a> more words.';
+              p.append(Object.assign(document.createElement('img'), {src: 'data:,', className: 'abh-bad'}));
+              document.querySelector('article').append(p);
+            }"""
+        )
+        rules = {rule for rule, impact, _ in violations_on(page, Axe()) if impact in FAILING}
+    finally:
+        context.close()
+    assert {"image-alt", "link-in-text-block"} <= rules, rules

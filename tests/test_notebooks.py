@@ -1,0 +1,230 @@
+"""Every lesson's notebook: valid, reproducible, in readers' words, and running clean.
+
+The notebooks are executed with nbclient in a kernel started from this interpreter (a
+kernel spec written to a temporary folder), so they see the same numpy as the site build.
+"""
+
+import json
+import re
+import shutil
+import sys
+
+import nbformat
+import pytest
+from jupyter_client.kernelspec import KernelSpecManager
+from jupyter_client.manager import KernelManager
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
+
+from macros import lessons
+from macros.errors import LessonError
+from macros.notebooks import extra, file_name, notebook_bytes
+from macros.notebooks.checks import published
+from macros.notebooks.layer import describe
+
+SLUGS = [folder.name for folder in lessons.folders()]
+KERNEL = "attention-by-hand-python"
+
+
+def load(slug):
+    return lessons.load(lessons.LESSONS / slug)
+
+
+def read(data):
+    return nbformat.reads(data.decode("utf-8"), as_version=4)
+
+
+def all_source(data):
+    return "\n".join(cell.source for cell in read(data).cells)
+
+
+def code_cells(nb):
+    return [cell for cell in nb.cells if cell.cell_type == "code"]
+
+
+@pytest.fixture(scope="session")
+def kernel_specs(tmp_path_factory):
+    """A kernel spec running this very interpreter, whatever else is installed on the machine."""
+    folder = tmp_path_factory.mktemp("kernels") / KERNEL
+    folder.mkdir()
+    argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+    (folder / "kernel.json").write_text(json.dumps({"argv": argv, "display_name": "Python", "language": "python"}))
+    return KernelSpecManager(kernel_dirs=[str(folder.parent)])
+
+
+def execute(nb, kernel_specs):
+    """Run every cell in a fresh kernel; a failing cell raises CellExecutionError."""
+    manager = KernelManager(kernel_name=KERNEL, kernel_spec_manager=kernel_specs)
+    NotebookClient(nb, km=manager, timeout=120).execute()
+    return nb
+
+
+def text_output(cell):
+    return "".join(output.get("text", "") for output in cell.outputs if output.output_type == "stream")
+
+
+@pytest.fixture(scope="session")
+def executed(kernel_specs):
+    """Every lesson's notebook, run once per session."""
+    return {slug: execute(read(notebook_bytes(load(slug))), kernel_specs) for slug in SLUGS}
+
+
+class TestGenerated:
+    @pytest.mark.parametrize("slug", SLUGS)
+    def test_validates_with_nbformat(self, slug):
+        nbformat.validate(read(notebook_bytes(load(slug))))
+
+    @pytest.mark.parametrize("slug", SLUGS)
+    def test_has_no_outputs_and_no_execution_counts(self, slug):
+        for cell in code_cells(read(notebook_bytes(load(slug)))):
+            assert cell.outputs == [] and cell.execution_count is None
+
+    @pytest.mark.parametrize("slug", SLUGS)
+    def test_the_same_lesson_gives_the_same_bytes(self, slug):
+        assert notebook_bytes(load(slug)) == notebook_bytes(load(slug))
+
+    @pytest.mark.parametrize("slug", SLUGS)
+    def test_cell_ids_are_unique(self, slug):
+        ids = [cell.id for cell in read(notebook_bytes(load(slug))).cells]
+        assert len(ids) == len(set(ids))
+
+    def test_file_name_is_the_slug(self):
+        assert file_name(load("tracing-two-heads")) == "tracing-two-heads.ipynb"
+
+    @pytest.mark.parametrize("slug", SLUGS)
+    def test_imports_numpy_and_torch_only(self, slug):
+        source = "\n".join(cell.source for cell in code_cells(read(notebook_bytes(load(slug)))))
+        imported = set(re.findall(r"^\s*(?:import|from) (\w+)", source, flags=re.MULTILINE))
+        assert imported == {"numpy", "torch"}
+
+    @pytest.mark.parametrize("slug", SLUGS)
+    def test_speaks_readers_words(self, slug):
+        text = notebook_bytes(load(slug)).decode("utf-8")
+        assert not re.findall(r"\b(fixture|engine|yaml|tests?)\b", text, flags=re.IGNORECASE)
+
+    @pytest.mark.parametrize("slug", SLUGS)
+    def test_title_links_to_the_lesson_page(self, slug):
+        lesson = load(slug)
+        title = read(notebook_bytes(lesson, page_url="https://example.org/page/")).cells[0]
+        assert title.cell_type == "markdown"
+        assert f"# {lesson.meta['title']}\n" in title.source
+        assert f"[{lesson.meta['title']}](https://example.org/page/)" in title.source
+
+    def test_steps_come_in_the_books_order_and_names(self):
+        # Causal two-head lesson: every step of head 1, then head 2, then the layer.
+        sources = [cell.source for cell in code_cells(read(notebook_bytes(load("two-heads-separate-projections"))))]
+        steps = ["# Project", "# Scores", "# Scale", "# Mask", "# Stable softmax, shift", "# Stable softmax, exp"]
+        steps += ["# Stable softmax, sum", "# Stable softmax, divide", "# Readings"]
+        order = [step for source in sources for step in steps + ["# Concatenate", "# W_O"] if source.startswith(step)]
+        assert order == steps + steps + ["# Concatenate", "# W_O"]
+
+    def test_a_lesson_given_directly_splits_its_columns_into_heads(self):
+        source = "\n".join(cell.source for cell in read(notebook_bytes(load("two-heads-of-dimension-one"))).cells)
+        assert "Q1 = Q[:, 0:1]" in source and "V2 = V[:, 1:2]" in source
+        assert "X @" not in source
+
+    def test_an_unmasked_lesson_has_no_mask_step(self):
+        source = "\n".join(cell.source for cell in read(notebook_bytes(load("tracing-two-heads"))).cells)
+        assert "# Mask" not in source and "visible" not in source
+
+    def test_embeds_the_page_values_at_full_precision(self):
+        lesson = load("tracing-two-heads")
+        text = notebook_bytes(lesson).decode("utf-8")
+        for values in published(lesson, describe(lesson)).values():
+            for value in values.ravel():
+                if not float(value).is_integer():
+                    assert repr(float(value)) in text
+
+    @pytest.mark.parametrize(
+        ("slug", "compared"),
+        [
+            ("attention-by-hand", True),  # Q, K, V given directly, all of width 2: one head of d_model = 2
+            ("two-heads-of-dimension-one", True),  # two heads of width 1, d_model = 2
+            ("tracing-two-heads", True),  # d_model = 4, two heads of width 2
+            ("two-heads-separate-projections", True),
+            ("compare-heads-before-averaging", False),  # head 1 has d_k = 4, head 2 d_k = 1
+        ],
+    )
+    def test_multihead_attention_is_compared_where_the_heads_fit_it(self, slug, compared):
+        torch_cell = code_cells(read(notebook_bytes(load(slug))))[-1]
+        assert ("torch.nn.MultiheadAttention(" in torch_cell.source) is compared
+
+
+class TestFixtureEdits:
+    def test_a_changed_number_reaches_the_notebook(self, tmp_path):
+        folder = shutil.copytree(lessons.LESSONS / "attention-by-hand", tmp_path / "attention-by-hand")
+        before = lessons.load(folder)
+        old = all_source(notebook_bytes(before))
+        fixture = folder / "fixture.yaml"
+        fixture.write_text(fixture.read_text().replace("  - [2, -1]", "  - [2.375, -1]"))
+        after = lessons.load(folder)
+        new = all_source(notebook_bytes(after))
+        assert "    [2, -1],\n" in old and "    [2, -1],\n" not in new
+        assert "    [2.375, -1],\n" in new
+        old_output, new_output = repr(float(before.trace.output[0, 0])), repr(float(after.trace.output[0, 0]))
+        assert old_output in old and old_output not in new and new_output in new
+
+
+class TestLessonCells:
+    def test_a_lessons_own_cells_come_last_in_order(self, tmp_path):
+        folder = shutil.copytree(lessons.LESSONS / "attention-by-hand", tmp_path / "attention-by-hand")
+        (folder / extra.FILE).write_text(
+            "# %% [markdown]\n# ## Try it\n# Double the query.\n\n# %%\nprint((2 * Q) @ K.T)\n"
+        )
+        cells = read(notebook_bytes(lessons.load(folder))).cells
+        assert [(cell.cell_type, cell.source) for cell in cells[-2:]] == [
+            ("markdown", "## Try it\nDouble the query."),
+            ("code", "print((2 * Q) @ K.T)"),
+        ]
+
+    def test_without_a_file_there_are_none(self, tmp_path):
+        assert extra.lesson_cells(tmp_path) == []
+
+    def test_text_before_the_first_marker_is_a_code_cell(self, tmp_path):
+        cells = extra.parse("x = 1\n# %% [md]\n# note\n", tmp_path / extra.FILE)
+        assert [(cell.kind, cell.source) for cell in cells] == [("code", "x = 1"), ("markdown", "note")]
+
+    def test_an_unknown_cell_kind_names_the_file_and_line(self, tmp_path):
+        with pytest.raises(LessonError) as error:
+            extra.parse("# %%\nx = 1\n# %% [raw]\n", tmp_path / extra.FILE)
+        assert str(error.value) == (
+            f"{tmp_path / extra.FILE}:3: expected '# %%' or '# %% [markdown]' to start a cell, got '# %% [raw]'"
+        )
+
+
+@pytest.mark.slow
+class TestExecuted:
+    @pytest.mark.parametrize("slug", SLUGS)
+    def test_agrees_with_the_page(self, slug, executed):
+        check = code_cells(executed[slug])[-2]
+        assert "results agree with the lesson page" in text_output(check)
+
+    @pytest.mark.parametrize("slug", SLUGS)
+    def test_prints_every_step(self, slug, executed):
+        for cell in code_cells(executed[slug])[1:-2]:
+            assert text_output(cell).strip(), cell.source
+
+    def test_a_notebook_that_disagrees_with_the_page_fails(self, kernel_specs):
+        # Negative control: change an input number after the page's values were written.
+        nb = read(notebook_bytes(load("attention-by-hand")))
+        numbers = code_cells(nb)[1]
+        numbers.source = numbers.source.replace("[2, -1]", "[2, -1.5]", 1)
+        with pytest.raises(CellExecutionError, match="AssertionError"):
+            execute(nb, kernel_specs)
+
+    @pytest.mark.parametrize("slug", SLUGS)
+    def test_without_torch_the_last_cell_says_it_skipped(self, slug, executed):
+        try:
+            import torch  # noqa: F401
+        except ImportError:
+            assert "Skipped the comparison with PyTorch" in text_output(code_cells(executed[slug])[-1])
+        else:
+            pytest.skip("torch is installed")
+
+    @pytest.mark.parametrize("slug", SLUGS)
+    def test_torch_agrees_where_installed(self, slug, executed):
+        pytest.importorskip("torch")
+        printed = text_output(code_cells(executed[slug])[-1])
+        for head in describe(load(slug)).heads:
+            assert f"head {head.number}: torch.nn.functional.scaled_dot_product_attention agrees." in printed
+        assert ("torch.nn.MultiheadAttention agrees" in printed) is bool(describe(load(slug)).fused_width)
