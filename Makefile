@@ -37,7 +37,7 @@ lint: $(STAMP)
 
 # Rewrite the reviewed record of every lesson's published values; review with git diff.
 golden: $(STAMP)
-	$(PY) -m macros golden
+	$(PY) -m macros golden --out tests/golden
 
 bench: $(STAMP)
 	$(PY) bench/build_time.py

@@ -94,9 +94,12 @@ class TestAuthorMistakesStopTheBuild:
         assert build(project).returncode == 0
 
     def test_bad_fixture(self, project):
-        edit(project / LESSON / "fixture.yaml", "W_K: *first_pair", "W_K: [[1, 0, 0], [0, 1, 0], [0, 0, 0], [0, 0, 0]]")
+        path = project / LESSON / "fixture.yaml"
+        edit(path, "W_K: *first_pair", "W_K: [[1, 0, 0], [0, 1, 0], [0, 0, 0], [0, 0, 0]]")
+        line = 1 + path.read_text(encoding="utf-8").split("W_K: [[1, 0, 0]")[0].count("\n")
         result = refused(
-            build(project), f"{LESSON}/fixture.yaml: heads[0].W_K: expected a 4×2 matrix (d_model × d_k), got 4×3"
+            build(project),
+            f"{LESSON}/fixture.yaml:{line}: heads[0].W_K: expected a 4×2 matrix (d_model × d_k), got 4×3",
         )
         assert not (result.site / LESSON / "index.html").exists()
 
@@ -123,7 +126,7 @@ class TestAuthorMistakesStopTheBuild:
         template = project / LESSON / "lesson.md"
         edit(template, "{{ mat(fixture.X) }}", "{{ mat(fixture.Xs) }}")
         line = 1 + template.read_text(encoding="utf-8").split("fixture.Xs")[0].count("\n")
-        refused(build(project), f"{LESSON}/lesson.md:{line}: ", "has no attribute 'Xs'")
+        refused(build(project), f"{LESSON}/lesson.md:{line}: fixture has no value 'Xs'; did you mean 'X'?")
 
     def test_an_expression_jinja_cannot_compile(self, project):
         edit(project / LESSON / "lesson.md", "{{ mat(fixture.X) }}", "{{ mat(fixture.X[:, 0]) }}")
@@ -164,7 +167,7 @@ class TestServeIsForgiving:
         edit(project / LESSON / "fixture.yaml", "- [1, 1, -1, 1]", "- [1, 1, -1]")
         result = build(project, strict=False)
         assert result.returncode == 0, result.output
-        assert "X[2]: expected 4 numbers like row 0, got 3" in result.page(LESSON)
+        assert "fixture.yaml:8: X[2] (row 3): expected 4 numbers like row 0, got 3" in result.page(LESSON)
 
     def test_a_false_claim_shows_on_the_page(self, project):
         edit(project / LESSON / "fixture.yaml", "W_V: *last_pair", "W_V: *first_pair")
@@ -182,5 +185,5 @@ def test_numpy_is_float64_everywhere():
 
 def test_missing_node_is_a_clear_error(project):
     """Without Node.js the math cannot be typeset: the build says so instead of a traceback."""
-    edit(project / "macros/mathrender.py", '["node", str(SERVER)', '["node-that-is-not-installed", str(SERVER)')
+    edit(project / "macros/render/katex.py", '["node", str(SERVER)', '["node-that-is-not-installed", str(SERVER)')
     refused(build(project), "Node.js (the `node` command) is needed to typeset math at build time")
