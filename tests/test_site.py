@@ -167,7 +167,7 @@ class TestServeIsForgiving:
         edit(project / LESSON / "fixture.yaml", "- [1, 1, -1, 1]", "- [1, 1, -1]")
         result = build(project, strict=False)
         assert result.returncode == 0, result.output
-        assert "fixture.yaml:8: X[2] (row 3): expected 4 numbers like row 0, got 3" in result.page(LESSON)
+        assert "fixture.yaml:6: X[2] (row 3): expected 4 numbers like row 0, got 3" in result.page(LESSON)
 
     def test_a_false_claim_shows_on_the_page(self, project):
         edit(project / LESSON / "fixture.yaml", "W_V: *last_pair", "W_V: *first_pair")
