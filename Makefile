@@ -19,8 +19,8 @@ $(STAMP): requirements.txt
 	touch $(STAMP)
 
 # Live preview: rebuilds on edits to docs/, lessons/ and macros/; errors show on the page.
-# exec: the server is make's own child, so stopping make (SIGTERM or SIGINT) stops it and
-# frees the port (macros/site/serve.py says how).
+# exec: the server is make's own child, so `kill PID` (SIGTERM) to make or Ctrl-C stops it
+# and frees the port (macros/site/serve.py says how).
 SERVE_ADDR ?= 127.0.0.1:8000
 serve: $(STAMP)
 	STRICT=false exec $(PY) -m macros.site.serve --livereload -a $(SERVE_ADDR)
