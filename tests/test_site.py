@@ -157,12 +157,31 @@ class TestAuthorMistakesStopTheBuild:
         edit(project / LESSON / "lesson.md", "requires: [attention-by-hand]", "requires: [tracing-two-heads]")
         refused(build(project), f"{LESSON}/lesson.md: front matter: requires: expected lessons listed earlier")
 
+    def test_a_typed_number_in_prose(self, project):
+        template = project / LESSON / "lesson.md"
+        edit(template, "## The input", "## The input\n\nThe first weight is 0.768.")
+        line = 1 + template.read_text(encoding="utf-8").split("0.768")[0].count("\n")
+        refused(build(project), f"{LESSON}/lesson.md:{line}: typed number 0.768; show it with a helper")
+
     def test_unknown_front_matter_field(self, project):
         edit(project / LESSON / "lesson.md", "decimals: 3", "decimal: 3")
         refused(build(project), f"{LESSON}/lesson.md: front matter: decimal: expected one of")
 
 
 class TestServeIsForgiving:
+    def test_a_typed_number_shows_on_the_page_and_macros_does_not_render_twice(self, project):
+        edit(project / LESSON / "lesson.md", "## The input", "## The input\n\nThe first weight is 0.768.")
+        # Text a page prints that looks like a template must reach the reader as it is:
+        # the page is rendered once, by the book, never again by mkdocs-macros.
+        other = project / "lessons/attention-by-hand/lesson.md"
+        edit(other, "## The numbers", '## The numbers\n\n{{ "{{ kept as written }}" }}')
+        result = build(project, strict=False)
+        assert result.returncode == 0, result.output
+        assert "lesson.md:" in result.page(LESSON) and "typed number 0.768; show it with a helper" in result.page(
+            LESSON
+        )
+        assert "{{ kept as written }}" in result.page("lessons/attention-by-hand")
+
     def test_a_bad_fixture_shows_on_the_page_instead_of_stopping(self, project):
         edit(project / LESSON / "fixture.yaml", "- [1, 1, -1, 1]", "- [1, 1, -1]")
         result = build(project, strict=False)
