@@ -138,6 +138,8 @@ def test_stopping_make_serve_stops_the_server_and_frees_the_port(project, stop):
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,  # its own process group, as a terminal gives it
+        # and Ctrl-C's default action, which a suite started in the background has ignored
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         deadline = time.monotonic() + 120
