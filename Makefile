@@ -20,8 +20,11 @@ $(STAMP): requirements.txt
 	touch $(STAMP)
 
 # Live preview: rebuilds on edits to docs/, lessons/ and macros/; errors show on the page.
+# exec: the server is make's own child, so `kill PID` (SIGTERM) to make or Ctrl-C stops it
+# and frees the port (macros/site/serve.py says how).
+SERVE_ADDR ?= 127.0.0.1:8000
 serve: $(STAMP)
-	STRICT=false $(PY) -m mkdocs serve --livereload
+	STRICT=false exec $(PY) -m macros.site.serve --livereload -a $(SERVE_ADDR)
 
 # The static site in site/, built strictly; a failed build leaves the previous site/ alone.
 build: $(STAMP)
@@ -44,7 +47,7 @@ lint: $(STAMP)
 
 # Rewrite the reviewed record of every lesson's published values; review with git diff.
 golden: $(STAMP)
-	$(PY) -m macros golden
+	$(PY) -m macros golden --out tests/golden
 
 bench: $(STAMP)
 	$(PY) bench/build_time.py

@@ -236,8 +236,9 @@ def static_project(path, computed_dir):
 
 
 def template_cache_entries(project_dir):
-    folder = project_dir / ".cache" / "templates"
-    return sum(1 for _ in folder.glob("*.code")) if folder.is_dir() else 0
+    """Compiled pages in Jinja's bytecode cache (macros/book.py), one per rendered page."""
+    folder = project_dir / ".cache" / "jinja"
+    return sum(1 for _ in folder.glob("*.cache")) if folder.is_dir() else 0
 
 
 # ---------------------------------------------------------------- one build

@@ -6,18 +6,12 @@ by ``python -m macros``) without loading anything of MkDocs.
 
 
 def define_env(env):
-    from macros import site
+    from macros.site import plugin
 
-    site.define_env(env)
+    plugin.define_env(env)
 
 
 def on_pre_page_macros(env):
-    from macros import site
+    from macros.site import plugin
 
-    site.before_page(env)
-
-
-def on_post_page_macros(env):
-    from macros import site
-
-    site.after_page(env)
+    plugin.before_page(env)

@@ -1,10 +1,14 @@
-"""What a lesson template can name: its fixture, its trace and helpers bound to its decimals."""
+"""What a lesson template can name: its fixture, its trace and helpers bound to its decimals.
+
+This module only names things; what a name does lives where its job is (numbers and
+figures in ``macros.render``, claims in ``macros.claims``, variants in the engine).
+"""
 
 import numpy as np
 
 from macros import claims, glossary
 from macros.engine import steps, variants
-from macros.render import figures, latex, numbers, tables, widgets
+from macros.render import latex, lesson_widgets, numbers, tables, widgets
 
 
 def and_list(items):
@@ -37,69 +41,14 @@ def helpers(places):
     }
 
 
-def resolve(data, path):
-    """A dotted path into nested dicts, lists and arrays: 'heads.0.weights.2'."""
-    for part in str(path).split("."):
-        if part.isdigit():
-            data = data[int(part)]
-        elif isinstance(data, dict):
-            data = data[part]
-        else:
-            data = getattr(data, part)
-    return data
-
-
 def widget_helpers(lesson):
     """Figures and interactive parts, bound to this lesson's trace, labels and decimals."""
-    trace, places = lesson.trace, lesson.decimals
-    keys = lesson.fixture.key_labels or [str(j + 1) for j in range(trace.heads[0].K.shape[0])]
-    queries = lesson.fixture.query_labels or [str(i + 1) for i in range(trace.heads[0].Q.shape[0])]
-
-    def bars(h, row, title):
-        weights = trace.heads[h].weights[row]
-        svg = figures.weight_bars(weights, keys, places, f"heads.{h}.weights.{row}", title)
-        rows = [[key, text] for key, text in zip(keys, numbers.format_values(weights, places), strict=True)]
-        return svg + "\n\n" + figures.numbers_table(title, ["key", "weight"], rows)
-
-    def maps(average=True, names=None):
-        names = names or [f"head {i + 1}" for i in range(trace.n_heads)]
-        shown = [
-            (name, head.weights, head.visible, f"heads.{i}.weights")
-            for i, (name, head) in enumerate(zip(names, trace.heads, strict=True))
-        ]
-        if average:
-            mean = variants.head_average(trace)
-            shown.append(("average of the heads", mean, trace.heads[0].visible, "average"))
-        svgs = [
-            (name, figures.heat_map(w, seen, queries, keys, places, path, f"attention weights, {name}"))
-            for name, w, seen, path in shown
-        ]
-        tables = "\n".join(
-            figures.numbers_table(name, ["query", *keys], widgets.bound_rows(path, w, seen, places, queries))
-            for name, w, seen, path in shown
-        )
-        return figures.maps_side_by_side(svgs) + "\n\n" + tables
-
-    def editor(field, label):
-        plain = lesson.plain_fixture
-        initial = resolve(plain, field) if field != "W_O" or "W_O" in plain else trace.W_O
-        return widgets.editor(field, initial, label, places)
-
-    def bound(path):
-        return widgets.bound(path, np.ravel(resolve(lesson.published, path)), places)
-
-    def lab(name, caller):
-        return (
-            f'<div class="abh-lab" data-lab="{name}" markdown>\n\n{caller()}\n\n'
-            '<p class="abh-lab-message" aria-live="polite" hidden></p>\n</div>'
-        )
-
     return {
-        "bars": bars,
-        "maps": maps,
-        "editor": editor,
-        "bound": bound,
-        "lab": lab,
+        "bars": lambda h, row, title: lesson_widgets.bars(lesson, h, row, title),
+        "maps": lambda average=True, names=None: lesson_widgets.maps(lesson, average, names),
+        "editor": lambda field, label: lesson_widgets.editor(lesson, field, label),
+        "bound": lambda path: lesson_widgets.bound(lesson, path),
+        "lab": lesson_widgets.lab,
         "gate": widgets.gate,
         "choice": widgets.choice,
         "takeaway": widgets.takeaway,

@@ -1,6 +1,7 @@
 """Errors an author can act on: each names the file, the place in it and what was wrong."""
 
 import os
+import re
 
 
 def shown_path(file):
@@ -10,16 +11,41 @@ def shown_path(file):
 
 
 class LessonError(Exception):
-    """Any mistake in a lesson's fixture or template. Its text is the whole message."""
+    """Any mistake in a lesson's sources or template. Its text is the whole message."""
 
 
-class FixtureError(LessonError):
+class SourceError(LessonError):
+    """Something an author wrote is wrong: a fixture, a lesson's front matter, the track.
+
+    The message always starts with the file (and its line, when known), then the place in
+    it (a field path such as ``X[2]`` or ``front matter: title``), what was expected and
+    what was found: ``lessons/x/fixture.yaml:7: X[2] (row 3): expected ..., got ...``.
+    """
+
+    def __init__(self, file, path, expected, found, line=None):
+        self.file, self.path, self.expected, self.found, self.line = file, path, expected, found, line
+        where = shown_path(file) + (f":{line}" if line else "")
+        place = f"{where}: {path}{row_note(path)}" if path else where
+        super().__init__(f"{place}: expected {expected}, got {found}")
+
+
+class FixtureError(SourceError):
     """A fixture field that is missing, unknown or not of the expected form."""
 
-    def __init__(self, file, path, expected, found):
-        self.file, self.path, self.expected, self.found = file, path, expected, found
-        where = f"{shown_path(file)}: {path}" if path else shown_path(file)
-        super().__init__(f"{where}: expected {expected}, got {found}")
+
+MATRICES = {"X", "Q", "K", "V", "W_Q", "W_K", "W_V", "W_O", "source"}
+
+
+def row_note(path):
+    """' (row 3)' after a matrix row's path such as 'X[2]' (data counts from 0, prose from 1);
+    ' (row 3, column 2)' after an entry's, 'X[2][1]'; nothing after any other path."""
+    found = re.search(r"(?:^|\.)(\w+)((?:\[\d+\]){1,2})$", path)
+    if not found or found[1] not in MATRICES:
+        return ""
+    indices = re.findall(r"\d+", found[2])
+    if len(indices) == 1:
+        return f" (row {int(indices[0]) + 1})"
+    return f" (row {int(indices[0]) + 1}, column {int(indices[1]) + 1})"
 
 
 class ClaimError(LessonError):

@@ -1,8 +1,10 @@
-"""The reviewed record of each lesson's published values: tests/golden/<slug>.json.
+"""The reviewed record of each lesson's published values: one <slug>.json per lesson.
 
 It holds every trace value formatted exactly as pages format it (the lesson's decimals,
 the one formatter), so a change to the engine, the formatter or a fixture that moves a
-published number fails the test suite as a readable diff. ``make golden`` rewrites it.
+published number fails the test suite as a readable diff. ``make golden`` rewrites it
+(``python -m macros golden --out tests/golden``): where the records live is the caller's
+business, not this module's.
 """
 
 import difflib
@@ -15,8 +17,6 @@ import numpy as np
 from macros import lessons
 from macros.engine.trace import to_dict
 from macros.render.numbers import format_masked, format_values
-
-GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"
 
 
 def _formatted(value, places):
@@ -51,7 +51,8 @@ def diff(expected, actual, name="record"):
     return "".join(lines)
 
 
-def write_all(root=lessons.LESSONS, out=GOLDEN):
+def write_all(out, root=lessons.LESSONS):
+    """Write every lesson's record into the folder ``out``; the paths written, in order."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     written = []

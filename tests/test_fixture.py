@@ -8,8 +8,8 @@ import sys
 import numpy as np
 import pytest
 
-from macros import fixture
 from macros.errors import FixtureError
+from macros.sources import fixture
 
 GOOD = """\
 tokens: [a, b, c]
@@ -76,36 +76,42 @@ class TestGoodFixtures:
 BAD = [
     pytest.param(
         GOOD.replace("W_K: [[1, 0], [0, 1], [0, 0], [0, 0]]", "W_K: [[1, 0, 0], [0, 1, 0], [0, 0, 0], [0, 0, 0]]"),
-        "F: heads[0].W_K: expected a 4×2 matrix (d_model × d_k), got 4×3",
+        "F:6: heads[0].W_K: expected a 4×2 matrix (d_model × d_k), got 4×3",
         id="wrong-shape",
     ),
     pytest.param(
         GOOD.replace("[0, 1, 0, 1]", "[0, 1, 0]"),
-        "F: X[1]: expected 4 numbers like row 0, got 3",
+        "F:2: X[1] (row 2): expected 4 numbers like row 0, got 3",
         id="ragged-row",
     ),
     pytest.param(
         GOOD.replace("[1, 1, 0, 0]", "[1, one, 0, 0]"),
-        "F: X[2][1]: expected a number, got 'one'",
+        "F:2: X[2][1] (row 3, column 2): expected a number, got 'one'",
         id="text-entry",
     ),
     pytest.param(
-        GOOD.replace("[1, 1, 0, 0]", "[1, .nan, 0, 0]"), "F: X[2][1]: expected a finite number, got .nan", id="nan"
+        GOOD.replace("[1, 1, 0, 0]", "[1, .nan, 0, 0]"),
+        "F:2: X[2][1] (row 3, column 2): expected a finite number, got .nan",
+        id="nan",
     ),
     pytest.param(
-        GOOD.replace("[1, 1, 0, 0]", "[1, .inf, 0, 0]"), "F: X[2][1]: expected a finite number, got .inf", id="inf"
+        GOOD.replace("[1, 1, 0, 0]", "[1, .inf, 0, 0]"),
+        "F:2: X[2][1] (row 3, column 2): expected a finite number, got .inf",
+        id="inf",
     ),
     pytest.param(
-        GOOD.replace("[1, 1, 0, 0]", "[1, true, 0, 0]"), "F: X[2][1]: expected a number, got true", id="boolean"
+        GOOD.replace("[1, 1, 0, 0]", "[1, true, 0, 0]"),
+        "F:2: X[2][1] (row 3, column 2): expected a number, got true",
+        id="boolean",
     ),
     pytest.param(
         GOOD.replace("X: [[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0]]", "X: []"),
-        "F: X: expected a matrix written as a list of rows, got an empty list",
+        "F:2: X: expected a matrix written as a list of rows, got an empty list",
         id="empty-matrix",
     ),
     pytest.param(
         GOOD.replace("[0, 1, 0, 1],", "[],"),
-        "F: X[1]: expected a row: a non-empty list of numbers, got an empty list",
+        "F:2: X[1] (row 2): expected a row: a non-empty list of numbers, got an empty list",
         id="empty-row",
     ),
     pytest.param(
@@ -115,25 +121,25 @@ BAD = [
     ),
     pytest.param(
         GOOD.replace("    W_V: [[0, 0], [0, 0], [1, 0], [0, 1]]\n", ""),
-        "F: heads[0].W_V: expected this field, got nothing: it is missing",
+        "F:5: heads[0].W_V: expected this field, got nothing: it is missing",
         id="missing-W_V",
     ),
     pytest.param(
         GOOD.replace("causal: false", "casual: false"),
-        "F: casual: expected one of the fields W_O, X, causal, extends, heads, tokens, got an unknown field"
+        "F:3: casual: expected one of the fields W_O, X, causal, extends, heads, tokens, got an unknown field"
         " (did you mean causal?)",
         id="unknown-key",
     ),
     pytest.param(
         GOOD.replace("W_K:", "W_k:"),
-        "F: heads[0].W_k: expected one of the fields W_K, W_Q, W_V, got an unknown field (did you mean W_K?)",
+        "F:6: heads[0].W_k: expected one of the fields W_K, W_Q, W_V, got an unknown field (did you mean W_K?)",
         id="unknown-head-key",
     ),
     pytest.param(
-        GOOD.replace("causal: false", "causal: 'no'"), "F: causal: expected true or false, got 'no'", id="causal-text"
+        GOOD.replace("causal: false", "causal: 'no'"), "F:3: causal: expected true or false, got 'no'", id="causal-text"
     ),
     pytest.param(
-        GOOD.replace("causal: false", "causal: 1"), "F: causal: expected true or false, got 1", id="causal-number"
+        GOOD.replace("causal: false", "causal: 1"), "F:3: causal: expected true or false, got 1", id="causal-number"
     ),
     pytest.param(
         GOOD.replace("causal: false", "causal: [false"),
@@ -153,32 +159,32 @@ BAD = [
     pytest.param("", "F: expected a mapping of fields (X, heads, ... or Q, K, V), got nothing", id="empty-file"),
     pytest.param(
         GOOD.replace("tokens: [a, b, c]", "tokens: [a, b]"),
-        "F: tokens: expected 3 labels, one per row of X, got 2",
+        "F:1: tokens: expected 3 labels, one per row of X, got 2",
         id="tokens",
     ),
     pytest.param(
         GOOD + "W_O: [[1, 0], [0, 1]]\n",
-        "F: W_O: expected a 2×4 matrix (heads · d_v × d_model), got 2×2",
+        "F:8: W_O: expected a 2×4 matrix (heads · d_v × d_model), got 2×2",
         id="W_O-shape",
     ),
     pytest.param(
         "Q: [[2, -1]]\nK: [[1, 0], [0, 1]]\nV: [[1, 0], [0, 2], [1, 1]]\n",
-        "F: V: expected 2 rows, one value per key, got 3×2",
+        "F:3: V: expected 2 rows, one value per key, got 3×2",
         id="direct-V-rows",
     ),
     pytest.param(
         "Q: [[2, -1, 0]]\nK: [[1, 0, 0], [0, 1, 0]]\nV: [[1, 0], [0, 2]]\nn_heads: 2\n",
-        "F: n_heads: expected a number of heads that divides the width of Q (3), got 2",
+        "F:4: n_heads: expected a number of heads that divides the width of Q (3), got 2",
         id="n_heads-divides",
     ),
     pytest.param(
         "Q: [[2, -1]]\nK: [[1, 0], [0, 1]]\nV: [[1, 0], [0, 2]]\ncausal: true\n",
-        "F: causal: expected false when there are not as many queries as keys, got true",
+        "F:4: causal: expected false when there are not as many queries as keys, got true",
         id="causal-needs-square",
     ),
     pytest.param(
         GOOD + "Q: [[1]]\n",
-        "F: Q: expected either X with heads (self-attention) or Q, K and V (given directly), got both forms",
+        "F:8: Q: expected either X with heads (self-attention) or Q, K and V (given directly), got both forms",
         id="both-forms",
     ),
     pytest.param(
@@ -188,7 +194,7 @@ BAD = [
     ),
     pytest.param(
         "extends: nowhere\n",
-        "F: extends: expected the folder name of another lesson that has a fixture.yaml, got 'nowhere'",
+        "F:1: extends: expected the folder name of another lesson that has a fixture.yaml, got 'nowhere'",
         id="extends",
     ),
 ]
@@ -220,7 +226,7 @@ class TestTraceCommand:
         path = write(tmp_path, GOOD.replace("[1, 1, 0, 0]", "[1, one, 0, 0]"))
         result = self.run("trace", str(path))
         assert result.returncode == 1 and result.stdout == ""
-        assert result.stderr == f"error: {path}: X[2][1]: expected a number, got 'one'\n"
+        assert result.stderr == f"error: {path}:2: X[2][1] (row 3, column 2): expected a number, got 'one'\n"
         assert "Traceback" not in result.stderr
 
     def test_overflow_is_refused_not_printed_as_nan(self, tmp_path):

@@ -12,16 +12,17 @@ import pytest
 from macros import golden, lessons
 
 SLUGS = [folder.name for folder in lessons.folders()]
+GOLDEN = Path(__file__).resolve().parent / "golden"
 
 
 def test_every_lesson_has_a_record_and_every_record_a_lesson():
-    recorded = sorted(path.stem for path in Path(golden.GOLDEN).glob("*.json"))
+    recorded = sorted(path.stem for path in GOLDEN.glob("*.json"))
     assert recorded == sorted(SLUGS), "run `make golden` and review tests/golden/"
 
 
 @pytest.mark.parametrize("slug", SLUGS)
 def test_published_values_match_the_record(slug):
-    path = golden.GOLDEN / f"{slug}.json"
+    path = GOLDEN / f"{slug}.json"
     expected = path.read_text(encoding="utf-8") if path.exists() else ""
     actual = golden.render(lessons.load(lessons.LESSONS / slug))
     diff = golden.diff(expected, actual, str(path))

@@ -97,9 +97,12 @@ class TestAuthorMistakesStopTheBuild:
         assert build(project).returncode == 0
 
     def test_bad_fixture(self, project):
-        edit(project / LESSON / "fixture.yaml", "W_K: *first_pair", "W_K: [[1, 0, 0], [0, 1, 0], [0, 0, 0], [0, 0, 0]]")
+        path = project / LESSON / "fixture.yaml"
+        edit(path, "W_K: *first_pair", "W_K: [[1, 0, 0], [0, 1, 0], [0, 0, 0], [0, 0, 0]]")
+        line = 1 + path.read_text(encoding="utf-8").split("W_K: [[1, 0, 0]")[0].count("\n")
         result = refused(
-            build(project), f"{LESSON}/fixture.yaml: heads[0].W_K: expected a 4×2 matrix (d_model × d_k), got 4×3"
+            build(project),
+            f"{LESSON}/fixture.yaml:{line}: heads[0].W_K: expected a 4×2 matrix (d_model × d_k), got 4×3",
         )
         assert not (result.site / LESSON / "index.html").exists()
 
@@ -126,7 +129,7 @@ class TestAuthorMistakesStopTheBuild:
         template = project / LESSON / "lesson.md"
         edit(template, "{{ mat(fixture.X) }}", "{{ mat(fixture.Xs) }}")
         line = 1 + template.read_text(encoding="utf-8").split("fixture.Xs")[0].count("\n")
-        refused(build(project), f"{LESSON}/lesson.md:{line}: ", "has no attribute 'Xs'")
+        refused(build(project), f"{LESSON}/lesson.md:{line}: fixture has no value 'Xs'; did you mean 'X'?")
 
     def test_an_expression_jinja_cannot_compile(self, project):
         edit(project / LESSON / "lesson.md", "{{ mat(fixture.X) }}", "{{ mat(fixture.X[:, 0]) }}")
@@ -157,6 +160,12 @@ class TestAuthorMistakesStopTheBuild:
         edit(project / LESSON / "lesson.md", "requires: [attention-by-hand]", "requires: [tracing-two-heads]")
         refused(build(project), f"{LESSON}/lesson.md: front matter: requires: expected lessons listed earlier")
 
+    def test_a_typed_number_in_prose(self, project):
+        template = project / LESSON / "lesson.md"
+        edit(template, "## The input", "## The input\n\nThe first weight is 0.768.")
+        line = 1 + template.read_text(encoding="utf-8").split("0.768")[0].count("\n")
+        refused(build(project), f"{LESSON}/lesson.md:{line}: typed number 0.768; show it with a helper")
+
     def test_unknown_front_matter_field(self, project):
         edit(project / LESSON / "lesson.md", "decimals: 3", "decimal: 3")
         refused(build(project), f"{LESSON}/lesson.md: front matter: decimal: expected one of")
@@ -164,11 +173,24 @@ class TestAuthorMistakesStopTheBuild:
 
 @pytest.mark.build
 class TestServeIsForgiving:
+    def test_a_typed_number_shows_on_the_page_and_macros_does_not_render_twice(self, project):
+        edit(project / LESSON / "lesson.md", "## The input", "## The input\n\nThe first weight is 0.768.")
+        # Text a page prints that looks like a template must reach the reader as it is:
+        # the page is rendered once, by the book, never again by mkdocs-macros.
+        other = project / "lessons/attention-by-hand/lesson.md"
+        edit(other, "## The numbers", '## The numbers\n\n{{ "{{ kept as written }}" }}')
+        result = build(project, strict=False)
+        assert result.returncode == 0, result.output
+        assert "lesson.md:" in result.page(LESSON) and "typed number 0.768; show it with a helper" in result.page(
+            LESSON
+        )
+        assert "{{ kept as written }}" in result.page("lessons/attention-by-hand")
+
     def test_a_bad_fixture_shows_on_the_page_instead_of_stopping(self, project):
         edit(project / LESSON / "fixture.yaml", "- [1, 1, -1, 1]", "- [1, 1, -1]")
         result = build(project, strict=False)
         assert result.returncode == 0, result.output
-        assert "X[2]: expected 4 numbers like row 0, got 3" in result.page(LESSON)
+        assert "fixture.yaml:6: X[2] (row 3): expected 4 numbers like row 0, got 3" in result.page(LESSON)
 
     def test_a_false_claim_shows_on_the_page(self, project):
         edit(project / LESSON / "fixture.yaml", "W_V: *last_pair", "W_V: *first_pair")
@@ -187,5 +209,5 @@ def test_numpy_is_float64_everywhere():
 @pytest.mark.build
 def test_missing_node_is_a_clear_error(project):
     """Without Node.js the math cannot be typeset: the build says so instead of a traceback."""
-    edit(project / "macros/mathrender.py", '["node", str(SERVER)', '["node-that-is-not-installed", str(SERVER)')
+    edit(project / "macros/render/katex.py", '["node", str(SERVER)', '["node-that-is-not-installed", str(SERVER)')
     refused(build(project), "Node.js (the `node` command) is needed to typeset math at build time")

@@ -2,8 +2,8 @@
 
 import pytest
 
-from macros import lessons, track
-from macros.errors import FixtureError
+from macros.errors import SourceError
+from macros.sources import front_matter, track
 
 FRONT = """---
 title: A lesson
@@ -29,7 +29,7 @@ def make(tmp_path, slugs=("one", "two"), track_text=None, front=FRONT):
 
 def message(tmp_path, **kwargs):
     root = make(tmp_path, **kwargs)
-    with pytest.raises(FixtureError) as caught:
+    with pytest.raises(SourceError) as caught:
         track.load(root)
     return str(caught.value).replace(str(tmp_path) + "/", "")
 
@@ -96,7 +96,7 @@ def test_a_prerequisite_must_come_earlier(tmp_path):
     root = make(tmp_path)
     (root / "one" / "lesson.md").write_text(FRONT.replace("requires: []", "requires: [two]"), encoding="utf-8")
     with pytest.raises(
-        FixtureError, match="front matter: requires: expected lessons listed earlier in the track, got two"
+        SourceError, match="front matter: requires: expected lessons listed earlier in the track, got two"
     ):
         track.load(root)
 
@@ -104,5 +104,5 @@ def test_a_prerequisite_must_come_earlier(tmp_path):
 def test_text_that_is_not_utf8(tmp_path):
     root = make(tmp_path, slugs=("one",))
     (root / "one" / "lesson.md").write_bytes(FRONT.encode() + b"\xff")
-    with pytest.raises(FixtureError, match=r"lesson.md: byte \d+: expected text in UTF-8, got byte 0xff"):
-        lessons.front_matter(root / "one" / "lesson.md")
+    with pytest.raises(SourceError, match=r"lesson.md: byte \d+: expected text in UTF-8, got byte 0xff"):
+        front_matter.read(root / "one" / "lesson.md")

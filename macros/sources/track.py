@@ -8,9 +8,10 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
-from macros import lessons, yamlfile
-from macros.errors import FixtureError
-from macros.fixture import describe
+from macros.errors import SourceError
+from macros.sources import folders as lessons
+from macros.sources import front_matter, yamlfile
+from macros.sources.fixture import describe
 
 
 @dataclass(frozen=True)
@@ -33,15 +34,15 @@ def read_chapters(path):
     """The chapters of track.yaml: a list of {title, lessons}, nothing else."""
     data = yamlfile.read(path)
     if not isinstance(data, dict) or set(data) != {"chapters"}:
-        raise FixtureError(path, "", "a mapping with one field, chapters", describe(data))
+        raise SourceError(path, "", "a mapping with one field, chapters", describe(data))
     chapters = data["chapters"]
     if not isinstance(chapters, list) or not chapters:
-        raise FixtureError(path, "chapters", "a list of chapters, each with a title and lessons", describe(chapters))
+        raise SourceError(path, "chapters", "a list of chapters, each with a title and lessons", describe(chapters))
     for c, chapter in enumerate(chapters):
         if not isinstance(chapter, dict) or set(chapter) != {"title", "lessons"}:
-            raise FixtureError(path, f"chapters[{c}]", "a mapping with title and lessons", describe(chapter))
+            raise SourceError(path, f"chapters[{c}]", "a mapping with title and lessons", describe(chapter))
         if not isinstance(chapter["lessons"], list) or not chapter["lessons"]:
-            raise FixtureError(
+            raise SourceError(
                 path, f"chapters[{c}].lessons", "a list of lesson folder names", describe(chapter["lessons"])
             )
     return chapters
@@ -69,20 +70,18 @@ def _load(root, stamps):
         for i, slug in enumerate(chapter["lessons"]):
             where = f"chapters[{c - 1}].lessons[{i}]"
             if slug not in folders:
-                raise FixtureError(path, where, "a folder of lessons/ with a lesson.md", describe(slug))
+                raise SourceError(path, where, "a folder of lessons/ with a lesson.md", describe(slug))
             if slug in entries:
-                raise FixtureError(path, where, "each lesson once", f"{slug!r} a second time")
+                raise SourceError(path, where, "each lesson once", f"{slug!r} a second time")
             template = root / slug / lessons.LESSON_FILE
-            meta = lessons.front_matter(template)
+            meta = front_matter.read(template)
             for needed in meta.get("requires", []):
                 if needed not in entries:
-                    raise FixtureError(
-                        template, "front matter: requires", "lessons listed earlier in the track", needed
-                    )
+                    raise SourceError(template, "front matter: requires", "lessons listed earlier in the track", needed)
             entries[slug] = Entry(slug, c, len(entries) + 1, meta)
     missing = sorted(folders - set(entries))
     if missing:
-        raise FixtureError(path, "chapters", "every lesson folder listed", "not listed: " + ", ".join(missing))
+        raise SourceError(path, "chapters", "every lesson folder listed", "not listed: " + ", ".join(missing))
     return [chapter["title"] for chapter in chapters], list(entries.values())
 
 

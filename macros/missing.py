@@ -1,0 +1,44 @@
+"""What an author reads when a template (or ``trace --path``) names a value that is not there.
+
+``h.weigths`` should say "head has no value 'weigths'; did you mean 'weights'?", in the
+words of the lesson, never with the class names of the code behind it.
+"""
+
+import dataclasses
+
+from macros.engine.trace import HeadTrace, Trace
+from macros.sources.fixture import closest_field
+from macros.sources.forms import Fixture
+
+KINDS = ((HeadTrace, "head"), (Trace, "trace"), (Fixture, "fixture"))
+
+
+def kind_of(obj):
+    """The reader's word for a lesson object, or None for anything else."""
+    from macros.lessons import Lesson  # the lesson module imports the sources, not the other way
+
+    if isinstance(obj, Lesson):
+        return "lesson"
+    return next((word for cls, word in KINDS if isinstance(obj, cls)), None)
+
+
+def value_names(obj):
+    """The names a template can read on ``obj``: its fields and its computed properties."""
+    names = {field.name for field in dataclasses.fields(obj)} if dataclasses.is_dataclass(obj) else set()
+    names |= {
+        name for name in dir(type(obj)) if not name.startswith("_") and isinstance(getattr(type(obj), name), property)
+    }
+    names |= {
+        name for name in dir(type(obj)) if not name.startswith("_") and not callable(getattr(type(obj), name, None))
+    }
+    return names
+
+
+def message(obj, name):
+    """ "head has no value 'weigths'; did you mean 'weights'?" or None for other objects."""
+    word = kind_of(obj)
+    if word is None:
+        return None
+    close = closest_field(str(name), sorted(value_names(obj)))
+    hint = f"; did you mean '{close}'?" if close else ""
+    return f"{word} has no value '{name}'{hint}"

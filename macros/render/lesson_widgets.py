@@ -1,0 +1,82 @@
+"""Figures and interactive parts of one lesson: weight bars, heat maps, editors, bound numbers.
+
+Each takes the computed lesson (its trace, labels and decimals) first; ``macros.context``
+binds them to the page's lesson under the names a template uses.
+"""
+
+import numpy as np
+
+from macros.engine import variants
+from macros.render import figures, numbers, widgets
+
+
+def resolve(data, path):
+    """A dotted path into nested dicts, lists and arrays: 'heads.0.weights.2'."""
+    for part in str(path).split("."):
+        if part.isdigit():
+            data = data[int(part)]
+        elif isinstance(data, dict):
+            data = data[part]
+        else:
+            data = getattr(data, part)
+    return data
+
+
+def key_labels(lesson):
+    return lesson.fixture.key_labels or [str(j + 1) for j in range(lesson.trace.heads[0].K.shape[0])]
+
+
+def query_labels(lesson):
+    return lesson.fixture.query_labels or [str(i + 1) for i in range(lesson.trace.heads[0].Q.shape[0])]
+
+
+def bars(lesson, h, row, title):
+    """One query's weights as bars, with the same numbers as a table beside them."""
+    keys, places = key_labels(lesson), lesson.decimals
+    weights = lesson.trace.heads[h].weights[row]
+    svg = figures.weight_bars(weights, keys, places, f"heads.{h}.weights.{row}", title)
+    rows = [[key, text] for key, text in zip(keys, numbers.format_values(weights, places), strict=True)]
+    return svg + "\n\n" + figures.numbers_table(title, ["key", "weight"], rows)
+
+
+def maps(lesson, average=True, names=None):
+    """Every head's weight map side by side (and their average), each with its table."""
+    trace, places = lesson.trace, lesson.decimals
+    keys, queries = key_labels(lesson), query_labels(lesson)
+    names = names or [f"head {i + 1}" for i in range(trace.n_heads)]
+    shown = [
+        (name, head.weights, head.visible, f"heads.{i}.weights")
+        for i, (name, head) in enumerate(zip(names, trace.heads, strict=True))
+    ]
+    if average:
+        mean = variants.head_average(trace)
+        shown.append(("average of the heads", mean, trace.heads[0].visible, "average"))
+    svgs = [
+        (name, figures.heat_map(w, seen, queries, keys, places, path, f"attention weights, {name}"))
+        for name, w, seen, path in shown
+    ]
+    tables = "\n".join(
+        figures.numbers_table(name, ["query", *keys], widgets.bound_rows(path, w, seen, places, queries))
+        for name, w, seen, path in shown
+    )
+    return figures.maps_side_by_side(svgs) + "\n\n" + tables
+
+
+def editor(lesson, field, label):
+    """An editable matrix of the fixture (W_O shows the identity when the fixture has none)."""
+    plain = lesson.plain_fixture
+    initial = resolve(plain, field) if field != "W_O" or "W_O" in plain else lesson.trace.W_O
+    return widgets.editor(field, initial, label, lesson.decimals)
+
+
+def bound(lesson, path):
+    """Numbers of the published trace that a lab re-renders after an edit."""
+    return widgets.bound(path, np.ravel(resolve(lesson.published, path)), lesson.decimals)
+
+
+def lab(name, caller):
+    """A block whose editors and bound numbers recompute together in the browser."""
+    return (
+        f'<div class="abh-lab" data-lab="{name}" markdown>\n\n{caller()}\n\n'
+        '<p class="abh-lab-message" aria-live="polite" hidden></p>\n</div>'
+    )

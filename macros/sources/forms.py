@@ -1,0 +1,112 @@
+"""The two forms a fixture is written in, each answering for itself.
+
+Self-attention gives the input X and each head's projections; the direct form gives the
+queries, keys and values themselves, cut into ``n_heads`` equal column slices. Whatever
+differs between them (how the layer is computed, the JSON form a widget reads, the
+labels of queries and keys) is a method of the form, so no caller asks which form it has.
+
+A template may still test ``fixture.X is none``: each form reads the other form's fields
+as absent rather than as an error.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from macros.engine import attention
+
+
+def _rows(array):
+    return array.astype(float).tolist()
+
+
+@dataclass(frozen=True)
+class Projections:
+    W_Q: np.ndarray  # (d_model, d_k)
+    W_K: np.ndarray  # (d_model, d_k)
+    W_V: np.ndarray  # (d_model, d_v)
+
+
+@dataclass(frozen=True)
+class Fixture:
+    """What both forms share: the file, the mask, W_O and the labels."""
+
+    path: str
+    causal: bool
+    W_O: np.ndarray | None  # (h · d_v, d_out); None means identity
+    query_labels: tuple = ()
+    key_labels: tuple = ()
+
+    # The other form's fields, absent (templates may ask `fixture.X is none`).
+    X = None
+    heads = ()
+    Q = K = V = None
+
+    @property
+    def tokens(self):
+        """Self-attention labels one row of X per token; queries and keys share them."""
+        return self.key_labels
+
+    def run(self):
+        """The fixture's whole layer: a Trace."""
+        raise NotImplementedError
+
+    def to_plain(self):
+        """The JSON form the browser twin (docs/assets/js/engine.js) reads.
+
+        The fixture.yaml's own form, with ``extends`` already resolved and every default
+        written out (``causal``, and ``n_heads`` for the direct form), so a widget never
+        has to know the YAML's defaults. W_O and the labels appear only when given.
+        """
+        plain = self._plain_fields()
+        if self.W_O is not None:
+            plain["W_O"] = _rows(self.W_O)
+        return plain
+
+
+@dataclass(frozen=True)
+class SelfAttention(Fixture):
+    """X (n × d_model) and one (W_Q, W_K, W_V) per head."""
+
+    X: np.ndarray = None  # (n, d_model)
+    heads: tuple = ()  # of Projections
+
+    @property
+    def n_heads(self):
+        return len(self.heads)
+
+    def run(self):
+        projections = [(head.W_Q, head.W_K, head.W_V) for head in self.heads]
+        return attention.self_attention(self.X, projections, self.causal, self.W_O)
+
+    def _plain_fields(self):
+        plain = {
+            "X": _rows(self.X),
+            "heads": [{name: _rows(getattr(head, name)) for name in ("W_Q", "W_K", "W_V")} for head in self.heads],
+            "causal": self.causal,
+        }
+        if self.tokens:
+            plain["tokens"] = list(self.tokens)
+        return plain
+
+
+@dataclass(frozen=True)
+class GivenQKV(Fixture):
+    """Q, K and V given directly, cut into n_heads equal column slices."""
+
+    Q: np.ndarray = None  # (n_q, d_k · n_heads)
+    K: np.ndarray = None  # (n_k, d_k · n_heads)
+    V: np.ndarray = None  # (n_k, d_v · n_heads)
+    n_heads: int = 1
+
+    def run(self):
+        return attention.split_attention(self.Q, self.K, self.V, self.n_heads, self.causal, self.W_O)
+
+    def _plain_fields(self):
+        plain = {"Q": _rows(self.Q), "K": _rows(self.K), "V": _rows(self.V), "n_heads": self.n_heads}
+        plain["causal"] = self.causal
+        if self.query_labels:
+            plain["query_labels"] = list(self.query_labels)
+        if self.key_labels:
+            plain["key_labels"] = list(self.key_labels)
+        return plain

@@ -1,0 +1,67 @@
+"""A lesson's front matter: the YAML between the leading '---' lines of its lesson.md.
+
+The track, the facts line and the page all read these fields, so they are checked once,
+here: a typo in a field name is an error, never a silent default.
+"""
+
+from macros.errors import SourceError
+from macros.sources import yamlfile
+from macros.sources.fixture import describe
+
+FIELDS = {"title", "decimals", "kind", "minutes", "requires", "optional", "summary"}
+KINDS = ("worked example", "derivation")
+
+
+def split(text):
+    """(front matter text, the rest) of a template, or (None, text) without a front matter block."""
+    if not text.startswith("---"):
+        return None, text
+    end = text.find("\n---", 3)
+    if end < 0:
+        return None, text
+    close = text.find("\n", end + 4)
+    return text[3:end], text[close + 1 :] if close >= 0 else ""
+
+
+def read(template):
+    """The front matter of ``template``, every field checked."""
+    text = yamlfile.read_text(template)
+    if not text.startswith("---"):
+        raise SourceError(template, "front matter", "a block between '---' lines at the top", "none")
+    end = text.find("\n---", 3)
+    if end < 0:
+        raise SourceError(template, "front matter", "a closing '---' line", "none")
+    meta = yamlfile.parse(text[3:end], template, first_line=1) or {}
+    if not isinstance(meta, dict):
+        raise SourceError(template, "front matter", "a mapping of fields", describe(meta))
+    check(template, meta)
+    return meta
+
+
+def check(template, meta):
+    def fail(field, expected):
+        raise SourceError(template, f"front matter: {field}", expected, describe(meta.get(field)))
+
+    for key in meta:
+        if key not in FIELDS:
+            expected = "one of " + ", ".join(sorted(FIELDS))
+            raise SourceError(template, f"front matter: {key}", expected, "an unknown field")
+    if not isinstance(meta.get("title"), str):
+        fail("title", "the lesson's title")
+    if not _whole(meta.get("decimals", 3), 0, 8):
+        fail("decimals", "a whole number from 0 to 8")
+    if meta.get("kind") not in KINDS:
+        fail("kind", " or ".join(KINDS))
+    if not _whole(meta.get("minutes"), 1, 600):
+        fail("minutes", "a whole number of minutes")
+    if not isinstance(meta.get("summary"), str):
+        fail("summary", "one sentence")
+    if not isinstance(meta.get("optional", False), bool):
+        fail("optional", "true or false")
+    requires = meta.get("requires", [])
+    if not isinstance(requires, list) or not all(isinstance(slug, str) for slug in requires):
+        fail("requires", "a list of lesson folder names")
+
+
+def _whole(value, low, high):
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high

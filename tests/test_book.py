@@ -1,0 +1,88 @@
+"""Pages rendered by the book's own environment: what an author reads when a template is wrong.
+
+Each case breaks a copy of the project's lessons (no MkDocs involved: ``macros.book``
+is the same code the site and ``python -m macros render`` call) and asserts the whole
+located line.
+"""
+
+import pytest
+
+from macros.book import Book, PageError
+from tests.sitebuild import copy_project, edit
+
+SLUG = "attention-by-hand"
+SRC = f"lessons/{SLUG}/lesson.md"
+
+
+@pytest.fixture
+def project(tmp_path):
+    return copy_project(tmp_path)
+
+
+def render(project, slug=SLUG):
+    src = f"lessons/{slug}/lesson.md"
+    return Book(project, cache=False).render(src, project / src)
+
+
+def line_of(path, text):
+    return 1 + path.read_text(encoding="utf-8").split(text)[0].count("\n")
+
+
+def error_for(project, slug=SLUG):
+    with pytest.raises(PageError) as caught:
+        render(project, slug)
+    return str(caught.value)
+
+
+def test_the_untouched_lesson_renders_without_template_syntax(project):
+    # negative control: the cases below fail only because of their edit
+    markdown = render(project)
+    assert "{{" not in markdown and "{%" not in markdown and markdown.startswith("# Attention by hand")
+
+
+def test_a_misspelt_trace_value_names_the_line_and_the_likely_name(project):
+    template = project / SRC
+    edit(template, "## Step 1: scores", "## Step 1: scores {{ trace.heads[0].weigths }}")
+    line = line_of(template, "weigths")
+    assert error_for(project) == f"{SRC}:{line}: head has no value 'weigths'; did you mean 'weights'?"
+
+
+@pytest.mark.parametrize(
+    "expression, message",
+    [
+        ("trace.n_head", "trace has no value 'n_head'; did you mean 'n_heads'?"),
+        ("lesson.decimal", "lesson has no value 'decimal'; did you mean 'decimals'?"),
+        ("fixture.tokenz", "fixture has no value 'tokenz'; did you mean 'tokens'?"),
+        ("trace.temperature", "trace has no value 'temperature'"),
+    ],
+)
+def test_other_lesson_objects_speak_the_same_way(project, expression, message):
+    template = project / SRC
+    edit(template, "## Step 1: scores", f"## Step 1: scores {{{{ {expression} }}}}")
+    assert error_for(project) == f"{SRC}:{line_of(template, expression)}: {message}"
+
+
+def test_a_typed_decimal_in_prose_is_refused_with_its_line(project):
+    template = project / SRC
+    edit(template, "## Step 1: scores", "## Step 1: scores\n\nThe weight is 0.768 here.")
+    line = line_of(template, "0.768")
+    assert error_for(project) == f"{SRC}:{line}: typed number 0.768; show it with a helper"
+
+
+def test_a_decimal_inside_a_helper_call_is_code_not_prose(project):
+    edit(project / SRC, "## Step 1: scores", "## Step 1: scores {{ num(0.768) }}")
+    assert "0.768" in render(project)
+
+
+def test_a_template_syntax_error_names_its_line(project):
+    template = project / SRC
+    edit(template, "## Step 1: scores", "## Step 1: scores {% if %}")
+    line = line_of(template, "{% if %}")
+    assert error_for(project).startswith(f"{SRC}:{line}: ")
+
+
+def test_a_fixture_mistake_names_the_fixture_its_line_and_the_row_as_prose_counts(project):
+    fixture = project / "lessons" / SLUG / "fixture.yaml"
+    edit(fixture, "  - [1, 1]\n", "  - [1, 1, 5]\n")  # K's third row, line 8 of the file
+    message = error_for(project).replace(str(project) + "/", "")
+    assert message == f"lessons/{SLUG}/fixture.yaml:8: K[2] (row 3): expected 2 numbers like row 0, got 3"
