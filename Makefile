@@ -10,7 +10,7 @@ export NO_MKDOCS_2_WARNING := 1
 KATEX_VERSION := 0.16.25
 KATEX_DIR := docs/assets/vendor/katex
 
-.PHONY: serve build test lint golden bench vendor-katex clean
+.PHONY: serve build test lint golden contract bench vendor-katex clean
 
 $(STAMP): requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,10 @@ lint: $(STAMP)
 # Rewrite the reviewed record of every lesson's published values; review with git diff.
 golden: $(STAMP)
 	$(PY) -m macros golden
+
+# Rewrite docs/assets/js/contract.js, the browser twin's copy of the trace's declared fields.
+contract: $(STAMP)
+	$(PY) -m macros.twin_contract
 
 bench: $(STAMP)
 	$(PY) bench/build_time.py
