@@ -81,18 +81,16 @@ def lab_html(lesson, fields):
     for i, head in enumerate(trace.heads):
         parts += [helpers["bars"](i, row, f"head {i + 1}, query {row + 1}") for row in range(head.Q.shape[0])]
         paths += [f"heads.{i}.{name}" for name in fields]
-    rows = {f"{path}.{r}" for path in paths for r in range(trace.heads[0].Q.shape[0]) if not path.endswith("scale")}
-    rows -= {f"W_O.{r}" for r in range(trace.heads[0].Q.shape[0])}  # W_O's rows are not queries
-    parts += [helpers["bound"](path) for path in paths + sorted(rows) if _resolves(lesson, path)]
+    # each whole field, then each of its rows (a matrix's) or entries (a vector's)
+    values = {path: context.resolve(lesson.published, path) for path in paths}
+    parts += [helpers["bound"](path) for path in paths]
+    parts += [
+        helpers["bound"](f"{path}.{r}")
+        for path, value in values.items()
+        if np.ndim(value) >= 1
+        for r in range(len(value))
+    ]
     return "\n".join(parts)
-
-
-def _resolves(lesson, path):
-    try:
-        context.resolve(lesson.published, path)
-    except (IndexError, KeyError):
-        return False
-    return True
 
 
 def as_trace(data):
