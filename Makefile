@@ -10,7 +10,7 @@ export NO_MKDOCS_2_WARNING := 1
 KATEX_VERSION := 0.16.25
 KATEX_DIR := docs/assets/vendor/katex
 
-.PHONY: serve build test test-fast lint golden bench vendor-katex clean
+.PHONY: serve build test test-fast lint golden contract bench vendor-katex clean
 
 # An existing environment is brought up to date in place, not recreated.
 $(STAMP): requirements.txt
@@ -48,6 +48,10 @@ lint: $(STAMP)
 # Rewrite the reviewed record of every lesson's published values; review with git diff.
 golden: $(STAMP)
 	$(PY) -m macros golden --out tests/golden
+
+# Rewrite docs/assets/js/contract.js, the browser twin's copy of the trace's declared fields.
+contract: $(STAMP)
+	$(PY) -m macros.twin_contract
 
 bench: $(STAMP)
 	$(PY) bench/build_time.py

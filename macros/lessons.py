@@ -13,7 +13,7 @@ import numpy as np
 
 from macros import engine
 from macros.engine import variants
-from macros.engine.trace import to_dict
+from macros.engine.trace import HEAD_FIELDS, LAYER_FIELDS, guarded, to_dict
 from macros.errors import FixtureError
 from macros.sources import fixture, front_matter
 from macros.sources.folders import FIXTURE_FILE, LESSON_FILE, LESSONS, folders, src_uri
@@ -56,10 +56,10 @@ def overflowed(trace):
     (1e200 · 1e200). The plain exponentials may overflow by design and are not checked.
     """
     for i, head in enumerate(trace.heads):
-        for name in ("Q", "K", "V", "scores", "scaled", "weights", "output"):
+        for name in guarded(HEAD_FIELDS):
             if not np.all(np.isfinite(getattr(head, name))):
                 return f"heads[{i}].{name}"
-    for name in ("concat", "output"):
+    for name in guarded(LAYER_FIELDS):
         if not np.all(np.isfinite(getattr(trace, name))):
             return name
     return None

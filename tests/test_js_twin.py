@@ -10,6 +10,7 @@ same places. Node is required: without it these tests fail, they do not skip.
 """
 
 import copy
+import dataclasses
 import json
 import math
 import shutil
@@ -20,8 +21,9 @@ import numpy as np
 import pytest
 import yaml
 
-from macros import engine, fixture
-from macros.engine.trace import to_dict
+from macros import engine, fixture, lessons, twin_contract
+from macros.engine import variants
+from macros.engine.trace import HEAD_FIELDS, LAYER_FIELDS, HeadTrace, Trace, to_dict
 from macros.errors import FixtureError
 from macros.fixture_json import to_plain
 
@@ -206,20 +208,30 @@ def underflows(head):
     return bool(np.any((exps == 0.0) & visible))
 
 
-@pytest.fixture(scope="module")
-def golden(tmp_path_factory):
-    """name -> (fixture's JSON form, numpy's trace, the twin's trace); node runs once for all."""
-    # Checked as the build checks a fixture.yaml holding the same data (a copy: checking may
-    # not change CASES); reading YAML would only cost time here.
-    folder = tmp_path_factory.mktemp("golden")
-    loaded = {
-        name: fixture.validate(folder / name / "fixture.yaml", copy.deepcopy(data)) for name, data in CASES.items()
-    }
+def load_cases(folder):
+    """name -> the loaded fixture: every drawn case, then every lesson's.
+
+    Drawn cases are checked as the build checks a fixture.yaml holding the same data (a copy:
+    checking may not change CASES); reading YAML would only cost time here.
+    """
+    loaded = {name: fixture.validate(folder / name / "fixture.yaml", copy.deepcopy(data)) for name, data in CASES.items()}
     loaded.update({f"lesson:{path.parent.name}": fixture.load(path) for path in LESSON_FIXTURES})
+    return loaded
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """name -> (fixture's JSON form, numpy's Trace, the twin's {trace, overflowed, average}); node runs once."""
+    loaded = load_cases(tmp_path_factory.mktemp("golden"))
     plains = {name: to_plain(fx) for name, fx in loaded.items()}
-    traces = {name: to_dict(engine.run(fx)) for name, fx in loaded.items()}
     twins = run_node("run_trace.mjs", list(plains.values()))
-    return {name: (plains[name], traces[name], twin) for name, twin in zip(plains, twins, strict=True)}
+    return {name: (plains[name], engine.run(loaded[name]), twin) for name, twin in zip(plains, twins, strict=True)}
+
+
+@pytest.fixture(scope="module")
+def golden(runs):
+    """name -> (fixture's JSON form, numpy's trace, the twin's trace), both traces in their JSON form."""
+    return {name: (plain, to_dict(trace), twin["trace"]) for name, (plain, trace, twin) in runs.items()}
 
 
 # ---------------------------------------------------------------- the golden vectors
@@ -263,6 +275,137 @@ class TestGoldenVectors:
         tied = [h for h in heads if any(len(row) > 1 and len(set(row)) == 1 for row in h["scores"])]
         one_by_one = [h for h in heads if len(h["scores"]) == 1 and len(h["scores"][0]) == 1]
         assert all([overflowed, underflowed, huge, tied, one_by_one])
+
+
+class TestContract:
+    """The fields are declared once (macros/engine/trace.py); both engines follow the declaration."""
+
+    def test_the_checked_in_contract_is_the_generated_one(self):
+        assert twin_contract.PATH.read_text(encoding="utf-8") == twin_contract.text(), "run `make contract`"
+
+    def test_both_traces_have_the_declared_fields_in_order(self, golden):
+        head_names = [f.name for f in HEAD_FIELDS]
+        layer_names = ["heads", *(f.name for f in LAYER_FIELDS)]
+        for name, (_, numpy_trace, twin_trace) in golden.items():
+            for found in (numpy_trace, twin_trace):
+                assert list(found) == layer_names, name
+                assert [list(head) for head in found["heads"]] == [head_names] * len(found["heads"]), name
+
+    def test_the_documented_keys_are_all_there(self):
+        # DESIGN.md's trace-command contract; the declaration may add fields, never drop these.
+        assert {"Q", "K", "V", "scores", "scaled", "weights", "output"} <= {f.name for f in HEAD_FIELDS}
+        assert {"concat", "output"} <= {f.name for f in LAYER_FIELDS}
+
+    def test_every_field_of_the_record_is_declared(self):
+        """HeadTrace and Trace hold nothing unpublished: a new step cannot be left out of the JSON form."""
+        assert [f.name for f in dataclasses.fields(HeadTrace)] == [f.name for f in HEAD_FIELDS]
+        assert [f.name for f in dataclasses.fields(Trace)] == ["heads", *(f.name for f in LAYER_FIELDS)]
+
+    def test_shifted_is_published_with_masked_entries_null(self, golden):
+        # seed lesson, head 1 is causal: query 2 sees keys 1 and 2, scores (0, 1), scaled (0, 1/√2);
+        # the shift is the largest, 1/√2, so the shifted scores are (−1/√2, 0) and key 3 is masked.
+        for trace in golden[f"lesson:{SEED_LESSON.parent.name}"][1:]:
+            assert trace["heads"][0]["shifted"][1] == pytest.approx([-(2**-0.5), 0.0, None])
+            assert trace["heads"][0]["visible"][1] == [True, True, False]
+        for name, (_, numpy_trace, _) in golden.items():
+            for head in numpy_trace["heads"]:
+                nulls = [[x is None for x in row] for row in head["shifted"]]
+                assert nulls == [[not seen for seen in row] for row in head["visible"]], name
+
+
+# Fixtures whose numbers pass the checks but whose trace overflows float64, and the field the
+# build names when it refuses each (the first non-finite field, heads in order, then the layer).
+OVERFLOWS = {
+    "Q": (one_head([[1e200]], [[1e200]], [[1.0]], [[1.0]]), "heads[0].Q"),
+    "K": (one_head([[1e200]], [[1.0]], [[1e200]], [[1.0]]), "heads[0].K"),
+    "V": (one_head([[1e200]], [[1.0]], [[1.0]], [[1e200]]), "heads[0].V"),
+    "scores": (direct([[1e200]], [[1e200]], [[1.0]]), "heads[0].scores"),
+    "scores inf - inf": (direct([[1e200, 1e200]], [[1e200, -1e200]], [[1.0]]), "heads[0].scores"),
+    # the overflowing score is at a masked key: still refused, as the build refuses it
+    "scores at a masked key": (
+        direct([[1e200], [1.0]], [[1.0], [1e200]], [[1.0], [2.0]], causal=True),
+        "heads[0].scores",
+    ),
+    "the second head": (
+        {
+            "X": [[1.0, 1e200]],
+            "heads": [
+                {"W_Q": [[1.0], [0.0]], "W_K": [[1.0], [0.0]], "W_V": [[1.0], [0.0]]},
+                {"W_Q": [[0.0], [1e200]], "W_K": [[1.0], [0.0]], "W_V": [[1.0], [0.0]]},
+            ],
+        },
+        "heads[1].Q",
+    ),
+    # finite entries whose product overflows: 1e308 + 1e308 (the lab's own example)
+    "output": (direct([[1.0]], [[1.0]], [[1.0, 1.0]], W_O=[[1e308], [1e308]]), "output"),
+}
+
+
+@pytest.fixture(scope="module")
+def overflow_runs(tmp_path_factory):
+    """name -> (numpy's Trace, the twin's result) for the fixtures of OVERFLOWS."""
+    folder = tmp_path_factory.mktemp("overflows")
+    loaded = {
+        name: fixture.load(write_yaml(data, folder / f"case{i}"))
+        for i, (name, (data, _)) in enumerate(OVERFLOWS.items())
+    }
+    with np.errstate(over="ignore", invalid="ignore"):
+        traces = {name: engine.run(fx) for name, fx in loaded.items()}
+    twins = run_node("run_trace.mjs", [to_plain(fx) for fx in loaded.values()])
+    return {name: (traces[name], twin, loaded[name]) for name, twin in zip(loaded, twins, strict=True)}
+
+
+class TestOverflowGuard:
+    """engine.js overflowed() refuses what macros.lessons refuses, naming the same field."""
+
+    @pytest.mark.parametrize("name", list(OVERFLOWS))
+    def test_the_same_field_is_named(self, overflow_runs, name):
+        trace, twin, _ = overflow_runs[name]
+        expected = OVERFLOWS[name][1]
+        assert (lessons.overflowed(trace), twin["overflowed"]) == (expected, expected)
+
+    @pytest.mark.parametrize("name", list(OVERFLOWS))
+    def test_the_build_refuses_the_fixture(self, overflow_runs, name):
+        _, _, loaded = overflow_runs[name]
+        with pytest.raises(FixtureError) as caught:
+            lessons.compute(loaded)
+        assert str(caught.value).endswith(
+            f"expected numbers small enough for attention to stay finite, got an overflow in {OVERFLOWS[name][1]}"
+        )
+
+    def test_finite_traces_pass_on_both_sides(self, runs):
+        # Every drawn case and lesson is finite, overflowing plain exponentials and masked keys included.
+        refused = {name: (lessons.overflowed(trace), twin["overflowed"]) for name, (_, trace, twin) in runs.items()}
+        assert {name: pair for name, pair in refused.items() if pair != (None, None)} == {}
+        assert any(
+            None in row for _, _, twin in runs.values() for h in twin["trace"]["heads"] for row in h["plain_exps"]
+        )
+
+
+class TestHeadAverage:
+    """engine.js headAverage() against macros.engine.variants.head_average."""
+
+    def test_every_case_gives_numpy_average(self, runs):
+        found = {
+            name: differences({"average": variants.head_average(trace).tolist()}, {"average": twin["average"]})
+            for name, (_, trace, twin) in runs.items()
+        }
+        assert {name: lines for name, lines in found.items() if lines} == {}
+
+    def test_the_seed_lesson_by_hand(self, runs):
+        # seed lesson, query 1 (causal) sees only key 1 in both heads: weight 1 in each, so 1 on average;
+        # one head's average is that head's own map.
+        _, _, twin = runs[f"lesson:{SEED_LESSON.parent.name}"]
+        assert twin["average"][0] == [1.0, 0.0, 0.0]
+        one_head_case = next(name for name, data in CASES.items() if len(data.get("heads", [])) == 1)
+        assert runs[one_head_case][2]["average"] == runs[one_head_case][2]["trace"]["heads"][0]["weights"]
+
+    def test_a_wrong_average_is_reported(self, runs):
+        """Negative control: the comparison sees a head left out of the mean."""
+        name = next(name for name, data in CASES.items() if len(data.get("heads", [])) > 2)
+        _, trace, twin = runs[name]
+        partial = np.mean([head.weights for head in trace.heads[:-1]], axis=0).tolist()
+        assert differences({"average": partial}, {"average": twin["average"]}) != []
 
 
 class TestLessonFixtures:

@@ -1,29 +1,62 @@
-"""The named record of every intermediate, and its JSON form (the trace command's output)."""
+"""The named record of every intermediate, and its JSON form (the trace command's output).
 
-from dataclasses import dataclass
+The trace's fields are declared once, here, in the order a lesson teaches them: each
+published field of ``HeadTrace`` and ``Trace`` carries its kind (how its JSON form is
+written) and whether it must be finite for a trace to be published. ``HEAD_FIELDS`` and
+``LAYER_FIELDS`` are read from these declarations; the JSON form, the overflow guard, the
+browser twin's contract (docs/assets/js/contract.js, written by macros.twin_contract) and
+the tests all follow them, so a new step is named in one place.
+"""
+
+from dataclasses import dataclass, field, fields
 
 import numpy as np
+
+# Kinds of field: how the JSON form writes each one.
+MATRIX = "matrix"  # a list of rows of numbers; a non-finite entry is null
+VECTOR = "vector"  # a list of numbers; a non-finite entry is null
+SCALAR = "scalar"  # one number
+MASKED = "masked"  # a matrix with null wherever the head's `visible` is false (or not finite)
+MASK = "mask"  # a matrix of true/false
+
+
+@dataclass(frozen=True)
+class Field:
+    """One published field: its name, its kind, and whether a publishable trace has it finite.
+
+    ``finite`` is False only where the engine's own array holds ±inf by design: the shifted
+    scores are −inf at masked keys, and the plain exponentials may overflow (a lesson's point).
+    """
+
+    name: str
+    kind: str
+    finite: bool = True
+
+
+def published(kind, finite=True):
+    """A dataclass field that is part of the published trace, with its kind."""
+    return field(metadata={"kind": kind, "finite": finite})
 
 
 @dataclass(frozen=True)
 class HeadTrace:
     """One head, step by step. Shapes use n_q queries, n_k keys."""
 
-    Q: np.ndarray  # (n_q, d_k)
-    K: np.ndarray  # (n_k, d_k)
-    V: np.ndarray  # (n_k, d_v)
-    scores: np.ndarray  # (n_q, n_k)  raw dot products
-    scale: float  # 1 / sqrt(d_k)
-    scaled: np.ndarray  # (n_q, n_k)  before the mask is applied
-    visible: np.ndarray  # (n_q, n_k)  bool, False where the mask hides a key
-    shift: np.ndarray  # (n_q,)
-    shifted: np.ndarray  # (n_q, n_k)  scaled - shift; -inf where masked
-    exps: np.ndarray  # (n_q, n_k)
-    sums: np.ndarray  # (n_q,)
-    weights: np.ndarray  # (n_q, n_k)
-    output: np.ndarray  # (n_q, d_v)
-    plain_exps: np.ndarray  # (n_q, n_k)  exp(scaled) without the shift; inf on overflow
-    plain_sums: np.ndarray  # (n_q,)
+    Q: np.ndarray = published(MATRIX)  # (n_q, d_k)
+    K: np.ndarray = published(MATRIX)  # (n_k, d_k)
+    V: np.ndarray = published(MATRIX)  # (n_k, d_v)
+    scores: np.ndarray = published(MATRIX)  # (n_q, n_k)  raw dot products
+    scale: float = published(SCALAR)  # 1 / sqrt(d_k)
+    scaled: np.ndarray = published(MASKED)  # (n_q, n_k)  before the mask is applied
+    visible: np.ndarray = published(MASK)  # (n_q, n_k)  bool, False where the mask hides a key
+    shift: np.ndarray = published(VECTOR)  # (n_q,)
+    shifted: np.ndarray = published(MASKED, finite=False)  # (n_q, n_k)  scaled - shift; -inf where masked
+    exps: np.ndarray = published(MATRIX)  # (n_q, n_k)
+    sums: np.ndarray = published(VECTOR)  # (n_q,)
+    weights: np.ndarray = published(MATRIX)  # (n_q, n_k)
+    output: np.ndarray = published(MATRIX)  # (n_q, d_v)
+    plain_exps: np.ndarray = published(MATRIX, finite=False)  # (n_q, n_k)  exp(scaled), no shift; inf on overflow
+    plain_sums: np.ndarray = published(VECTOR, finite=False)  # (n_q,)
 
     @property
     def d_k(self):
@@ -39,17 +72,30 @@ class Trace:
     """The whole layer: its heads, their concatenation and the output projection."""
 
     heads: tuple  # of HeadTrace, in head order
-    concat: np.ndarray  # (n_q, h * d_v)
-    W_O: np.ndarray  # (h * d_v, d_out)
-    output: np.ndarray  # (n_q, d_out)
+    concat: np.ndarray = published(MATRIX)  # (n_q, h * d_v)
+    W_O: np.ndarray = published(MATRIX)  # (h * d_v, d_out)
+    output: np.ndarray = published(MATRIX)  # (n_q, d_out)
 
     @property
     def n_heads(self):
         return len(self.heads)
 
 
+def _declared(cls):
+    return tuple(Field(f.name, f.metadata["kind"], f.metadata["finite"]) for f in fields(cls) if f.metadata)
+
+
+HEAD_FIELDS = _declared(HeadTrace)  # every field of heads[i], in the order a lesson teaches them
+LAYER_FIELDS = _declared(Trace)  # the layer's own fields, after "heads"
+
+
+def guarded(declared):
+    """Names of the fields the overflow guard checks: those a publishable trace has finite."""
+    return tuple(f.name for f in declared if f.finite and f.kind != MASK)
+
+
 def _rows(array):
-    """A matrix or vector as nested lists of Python floats (JSON has no numpy types).
+    """A matrix, vector or number as (nested lists of) Python floats (JSON has no numpy types).
 
     A non-finite value (an overflowed plain exponential) becomes None, JSON's null.
     """
@@ -57,38 +103,28 @@ def _rows(array):
     return np.where(np.isfinite(array), array, None).tolist()
 
 
-def _masked_rows(scaled, visible):
-    """Scaled scores with masked (or non-finite) entries as None, which JSON writes as null."""
-    shown = np.asarray(visible) & np.isfinite(scaled)
+def _masked_rows(values, visible):
+    """A matrix with masked (or non-finite) entries as None, which JSON writes as null."""
+    shown = np.asarray(visible) & np.isfinite(values)
     return [
         [float(x) if ok else None for x, ok in zip(row, keep, strict=True)]
-        for row, keep in zip(scaled, shown, strict=True)
+        for row, keep in zip(values, shown, strict=True)
     ]
 
 
+def _json_form(value, kind, visible=None):
+    if kind == MASKED:
+        return _masked_rows(value, visible)
+    if kind == MASK:
+        return np.asarray(value, dtype=bool).tolist()
+    return _rows(value)
+
+
 def head_to_dict(head):
-    return {
-        "Q": _rows(head.Q),
-        "K": _rows(head.K),
-        "V": _rows(head.V),
-        "scores": _rows(head.scores),
-        "scale": float(head.scale),
-        "scaled": _masked_rows(head.scaled, head.visible),
-        "shift": _rows(head.shift),
-        "exps": _rows(head.exps),
-        "sums": _rows(head.sums),
-        "weights": _rows(head.weights),
-        "output": _rows(head.output),
-        "plain_exps": _rows(head.plain_exps),
-        "plain_sums": _rows(head.plain_sums),
-    }
+    return {f.name: _json_form(getattr(head, f.name), f.kind, head.visible) for f in HEAD_FIELDS}
 
 
 def to_dict(trace):
     """The contract shared with the browser twin: matrices as lists of rows."""
-    return {
-        "heads": [head_to_dict(head) for head in trace.heads],
-        "concat": _rows(trace.concat),
-        "W_O": _rows(trace.W_O),
-        "output": _rows(trace.output),
-    }
+    layer = {f.name: _json_form(getattr(trace, f.name), f.kind) for f in LAYER_FIELDS}
+    return {"heads": [head_to_dict(head) for head in trace.heads], **layer}

@@ -5,11 +5,15 @@
  * recomputes a lesson after a reader edits a matrix shows what the build would have
  * shown. tests/test_js_twin.py holds the two to 1e-9 on a few hundred shared fixtures.
  *
- * Plain float64 numbers; a matrix is an array of rows. No dependencies: it runs in a
- * browser and under node as it is.
+ * Plain float64 numbers; a matrix is an array of rows. It runs in a browser and under
+ * node as it is; its only import is contract.js, the trace's fields as
+ * macros/engine/trace.py declares them (generated, never edited by hand), from which the
+ * JSON form and the overflow guard are written.
  *
  * Shapes: n_q queries, n_k keys, d_k the query/key width, d_v the value width, h heads.
  */
+
+import * as contract from "./contract.js";
 
 // ---------------------------------------------------------------- matrix helpers
 
@@ -138,8 +142,7 @@ export function attend(Q, K, V, causal = false) {
   const visible = visibility(scores.length, scores[0].length, causal); // (n_q, n_k)
   const parts = stableSoftmax(scaled, visible);
   const output = weighValues(parts.weights, V); // (n_q, d_v)
-  const { shift, exps, sums, weights, plain_exps, plain_sums } = parts;
-  return { Q, K, V, scores, scale: factor, scaled, visible, shift, exps, sums, weights, output, plain_exps, plain_sums };
+  return { Q, K, V, scores, scale: factor, scaled, visible, ...parts, output };
 }
 
 /** Steps 7 and 8: concatenate the heads and apply W_O (identity when absent). */
@@ -185,32 +188,57 @@ function rows(value) {
   return Array.isArray(value) ? value.map(rows) : Number.isFinite(value) ? value : null;
 }
 
-function headToDict(head) {
+/** One field's JSON form by its kind in the contract (macros.engine.trace._json_form). */
+function jsonForm(value, kind, visible) {
+  if (kind === "masked") return mapEntries(value, (x, i, j) => (visible[i][j] && Number.isFinite(x) ? x : null));
+  if (kind === "mask") return value.map((row) => row.map(Boolean));
+  return rows(value);
+}
+
+/** An object with the contract's fields, in its order, each in its JSON form. */
+function fieldsToDict(source, fields, visible) {
+  return Object.fromEntries(fields.map(({ name, kind }) => [name, jsonForm(source[name], kind, visible)]));
+}
+
+/** The contract shared with the numpy engine (macros.engine.trace.to_dict), field by field from contract.js. */
+export function toDict(layer) {
   return {
-    Q: rows(head.Q),
-    K: rows(head.K),
-    V: rows(head.V),
-    scores: rows(head.scores),
-    scale: head.scale,
-    scaled: mapEntries(head.scaled, (x, i, j) => (head.visible[i][j] && Number.isFinite(x) ? x : null)),
-    shift: rows(head.shift),
-    exps: rows(head.exps),
-    sums: rows(head.sums),
-    weights: rows(head.weights),
-    output: rows(head.output),
-    plain_exps: rows(head.plain_exps),
-    plain_sums: rows(head.plain_sums),
+    heads: layer.heads.map((head) => fieldsToDict(head, contract.HEAD_FIELDS, head.visible)),
+    ...fieldsToDict(layer, contract.LAYER_FIELDS),
   };
 }
 
-/** The contract shared with the numpy engine (macros.engine.trace.to_dict). */
-export function toDict(layer) {
-  return {
-    heads: layer.heads.map(headToDict),
-    concat: rows(layer.concat),
-    W_O: rows(layer.W_O),
-    output: rows(layer.output),
-  };
+// ---------------------------------------------------------------- guard and variants (lessons.py, variants.py)
+
+/** Whether a field in its JSON form is finite wherever it is shown (masked entries of a masked field are null by design). */
+function finite(value, kind, visible) {
+  if (kind === "masked") return value.every((row, i) => row.every((x, j) => !visible[i][j] || Number.isFinite(x)));
+  return [value].flat(Infinity).every((x) => Number.isFinite(x));
+}
+
+/**
+ * The first field of a trace (its JSON form) that is not finite, named as the build names it
+ * when it refuses such a fixture (macros.lessons.overflowed), e.g. "heads[0].scores"; or null.
+ * Fields the contract marks as allowed to overflow (the plain exponentials) are not checked.
+ */
+export function overflowed(data) {
+  const guarded = (fields) => fields.filter((field) => field.finite && field.kind !== "mask");
+  for (const [i, head] of data.heads.entries()) {
+    const field = guarded(contract.HEAD_FIELDS).find(({ name, kind }) => !finite(head[name], kind, head.visible));
+    if (field) return `heads[${i}].${field.name}`;
+  }
+  return guarded(contract.LAYER_FIELDS).find(({ name, kind }) => !finite(data[name], kind))?.name ?? null;
+}
+
+/**
+ * The attention map averaged over heads, as inspection tools often draw it
+ * (macros.engine.variants.head_average). No head computes this map.
+ */
+export function headAverage(data) {
+  const n = data.heads.length;
+  const first = data.heads[0].weights;
+  // h x (n_q, n_k) -> (n_q, n_k)
+  return first.map((row, i) => row.map((_, j) => data.heads.reduce((sum, head) => sum + head.weights[i][j], 0) / n));
 }
 
 /**

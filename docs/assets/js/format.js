@@ -59,9 +59,13 @@ export function formatNumber(value, places, minus = MINUS, whole = null) {
   return digits(value, asWhole ? 0 : places).replace("-", minus);
 }
 
-/** A group of values (nested arrays are flattened) as texts, all in one form. */
+/**
+ * A group of values (nested arrays are flattened) as texts, all in one form. A null (how a
+ * trace's JSON form writes a value that is not finite) counts as not a number, as Python's
+ * float(None) -> nan does in format_values.
+ */
 export function formatValues(values, places, minus = MINUS) {
-  const flat = [values].flat(Infinity);
+  const flat = [values].flat(Infinity).map((v) => v ?? NaN);
   const whole = isWhole(flat);
   return flat.map((v) => formatNumber(v, places, minus, whole));
 }

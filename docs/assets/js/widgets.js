@@ -21,7 +21,7 @@
  * yes; "1,376" is refused with a message, since it could be 1.376 or 1376).
  */
 
-import { trace } from "./engine.js";
+import { headAverage, overflowed, trace } from "./engine.js";
 import { formatValues, MINUS } from "./format.js";
 
 // ---------------------------------------------------------------- reading typed numbers
@@ -494,24 +494,6 @@ function makeEditor(figure) {
   };
 }
 
-/** The first published field that is not finite (null in the trace), as the build's check names it. */
-function overflowed(data) {
-  const finite = (value) => [value].flat(Infinity).every((x) => x !== null && Number.isFinite(x));
-  for (const [i, head] of data.heads.entries()) {
-    for (const name of ["Q", "K", "V", "scores", "weights", "output"]) {
-      if (!finite(head[name])) return `heads[${i}].${name}`;
-    }
-  }
-  return ["concat", "output"].find((name) => !finite(data[name])) ?? null;
-}
-
-/** The mean of all heads' weights: the "average" map no head computes. */
-function headAverage(heads) {
-  const n = heads.length;
-  const mean = (i, j) => heads.reduce((sum, head) => sum + head.weights[i][j], 0) / n;
-  return heads[0].weights.map((row, i) => row.map((_, j) => mean(i, j))); // (n_q, n_k)
-}
-
 /**
  * New texts for [data-bind] elements. A bound vector is one group of values, formatted
  * together as the build's bound() does. Scalars inside one figure are one group too, as
@@ -519,7 +501,7 @@ function headAverage(heads) {
  * not drawn, but they are zeros and cannot change whether a group is whole. Elsewhere,
  * scalars sharing a data-group (a figure's table twin) are formatted together.
  */
-function bindTexts(elements, data, places) {
+export function bindTexts(elements, data, places) {
   const groups = new Map();
   for (const element of elements) {
     const value = resolve(data, element.dataset.bind);
@@ -591,7 +573,7 @@ function makeLab(element, page) {
       say(`With these entries ${field} overflows: the numbers are too large for float64 arithmetic. ${KEPT}`);
       return;
     }
-    data.average = headAverage(data.heads);
+    data.average = headAverage(data);
     update(data);
     say("");
     const edited = editors.some((editor) => editor.edited());

@@ -1,0 +1,204 @@
+"""Text parity: what a lab re-renders after an edit is what the build would print for the same numbers.
+
+The build writes a lab's numbers with macros/render/numbers.py, through the widget helpers
+a lesson template calls (bound(), bars(), maps(): macros/context.py). After an edit the
+browser recomputes with the twin (docs/assets/js/engine.js) and rewrites every
+[data-bind] text with widgets.js's bindTexts and format.js. Here every drawn fixture of
+tests/test_js_twin.py, and every lesson's, is drawn by the build's own helpers with every
+field a lab can bind; the bound elements found in that HTML (each with its data-bind,
+its data-group and the figure around it) go to node (tests/js/run_bind.mjs), where the
+twin recomputes the fixture and bindTexts groups and formats the values as a lab does.
+Two comparisons:
+
+- the twin's numbers: the build's helpers drawing the twin's own trace give, character for
+  character, the lab's texts, for every field a lab can bind (formatting and grouping);
+- numpy's numbers: the build's pages give the lab's texts exactly for every field a
+  publishable trace holds finite. The plain exponentials are left out of this one: they
+  reach 1e300, where a printed integer shows digits beyond float64's precision, and
+  numpy's exp and the browser's Math.exp differ there in the last bits.
+"""
+
+import dataclasses
+from html.parser import HTMLParser
+
+import numpy as np
+import pytest
+
+from macros import context, engine, fixture, lessons
+from macros.engine.trace import HEAD_FIELDS, LAYER_FIELDS, MASK, MASKED, HeadTrace, Trace
+from macros.fixture_json import to_plain
+from macros.render import numbers
+from tests.test_js_twin import CASES, LESSON_FIXTURES, run_node, write_yaml
+
+# A lab binds numbers; the masked fields (null where a key is hidden) and the mask are drawn
+# by maps() and the step tables, never bound one value at a time.
+BINDABLE = [f.name for f in HEAD_FIELDS if f.kind not in (MASK, MASKED)]
+EXACT = [name for name in BINDABLE if next(f for f in HEAD_FIELDS if f.name == name).finite]
+
+
+class BoundTexts(HTMLParser):
+    """Every [data-bind] element of some HTML: its bind path, data-group, figure index and text.
+
+    Bound elements hold text only (a span, or an SVG text), so they never nest.
+    """
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.found, self.current, self.figure, self.figures = [], None, None, 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "svg" and "abh-figure" in (attrs.get("class") or "").split():
+            self.figure, self.figures = self.figures, self.figures + 1
+        if "data-bind" in attrs:
+            self.current = {"bind": attrs["data-bind"], "group": attrs.get("data-group"), "figure": self.figure}
+            self.current.update(tag=tag, text="")
+            self.found.append(self.current)
+
+    def handle_endtag(self, tag):
+        if tag == "svg":
+            self.figure = None
+        if self.current and tag == self.current["tag"]:
+            self.current = None
+
+    def handle_data(self, data):
+        if self.current:
+            self.current["text"] += data
+
+
+def bound_elements(html):
+    parser = BoundTexts()
+    parser.feed(html)
+    return parser.found
+
+
+def lab_html(lesson, fields):
+    """Every widget a lab can hold, drawn by the build's helpers over every bindable path of ``fields``."""
+    helpers = context.widget_helpers(lesson)
+    trace = lesson.trace
+    parts = [helpers["maps"]()]
+    paths = [f.name for f in LAYER_FIELDS] + ["average"]
+    for i, head in enumerate(trace.heads):
+        parts += [helpers["bars"](i, row, f"head {i + 1}, query {row + 1}") for row in range(head.Q.shape[0])]
+        paths += [f"heads.{i}.{name}" for name in fields]
+    # each whole field, then each of its rows (a matrix's) or entries (a vector's)
+    values = {path: context.resolve(lesson.published, path) for path in paths}
+    parts += [helpers["bound"](path) for path in paths]
+    parts += [
+        helpers["bound"](f"{path}.{r}")
+        for path, value in values.items()
+        if np.ndim(value) >= 1
+        for r in range(len(value))
+    ]
+    return "\n".join(parts)
+
+
+def as_trace(data):
+    """A trace in its JSON form (the twin's) as the engine's Trace; null becomes nan, as float(None) does."""
+
+    def field(value, kind):
+        return np.array(value, dtype=bool if kind == MASK else float)
+
+    heads = [HeadTrace(**{f.name: field(head[f.name], f.kind) for f in HEAD_FIELDS}) for head in data["heads"]]
+    return Trace(tuple(heads), **{f.name: field(data[f.name], f.kind) for f in LAYER_FIELDS})
+
+
+def drawn_lessons(folder):
+    """A lesson for each drawn fixture (decimals 0 to 5 in turn), then the book's own lessons."""
+    found = []
+    for i, (name, data) in enumerate(CASES.items()):
+        loaded = fixture.load(write_yaml(data, folder / name))
+        found.append(lessons.Lesson(name, folder / name, {"decimals": i % 6}, loaded, engine.run(loaded)))
+    found += [lessons.load(path.parent) for path in LESSON_FIXTURES]
+    return found
+
+
+def run_labs(drawn, elements):
+    """Per lesson: the twin's trace and the lab's texts for the given bound elements."""
+    payload = [
+        {
+            "fixture": to_plain(lesson.fixture),
+            "places": lesson.decimals,
+            "elements": [{key: e[key] for key in ("bind", "group", "figure")} for e in found],
+        }
+        for lesson, found in zip(drawn, elements, strict=True)
+    ]
+    return run_node("run_bind.mjs", payload)
+
+
+@pytest.fixture(scope="module")
+def parity(tmp_path_factory):
+    """slug -> (lesson, the build's bound elements, the lab's {trace, texts}): numpy's numbers, the EXACT fields."""
+    drawn = drawn_lessons(tmp_path_factory.mktemp("text"))
+    elements = [bound_elements(lab_html(lesson, EXACT)) for lesson in drawn]
+    labs = run_labs(drawn, elements)
+    return {lesson.slug: (lesson, found, lab) for lesson, found, lab in zip(drawn, elements, labs, strict=True)}
+
+
+@pytest.fixture(scope="module")
+def same_numbers(parity):
+    """slug -> (the build's elements drawn from the twin's own trace, every bindable field; the lab's texts)."""
+    drawn = [lesson for lesson, _, _ in parity.values()]
+    twins = [dataclasses.replace(lesson, trace=as_trace(lab["trace"])) for lesson, _, lab in parity.values()]
+    elements = [bound_elements(lab_html(twin, BINDABLE)) for twin in twins]
+    labs = run_labs(drawn, elements)
+    return {lesson.slug: (found, lab["texts"]) for lesson, found, lab in zip(drawn, elements, labs, strict=True)}
+
+
+def mismatches(found, lab):
+    return [
+        f"{e['bind']}: build {e['text']!r}, lab {text!r}"
+        for e, text in zip(found, lab, strict=True)
+        if e["text"] != text
+    ]
+
+
+SLUGS = [*CASES, *(path.parent.name for path in LESSON_FIXTURES)]
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_lab_prints_what_the_build_prints(parity, slug):
+    _, found, lab = parity[slug]
+    assert mismatches(found, lab["texts"]) == []
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_for_the_same_numbers_every_bindable_field_reads_the_same(same_numbers, slug):
+    found, lab = same_numbers[slug]
+    assert mismatches(found, lab) == []
+
+
+def field_of(bind):
+    """'heads.1.weights.2' -> 'weights'; 'output.0' -> 'output'."""
+    parts = bind.split(".")
+    return parts[2] if parts[0] == "heads" else parts[0]
+
+
+@pytest.mark.parametrize("fields", ["exact", "bindable"])
+def test_every_kind_of_group_is_compared(parity, same_numbers, fields):
+    """Bound rows and matrices, bars and heat maps (figure groups), table twins (data-group), every field."""
+    drawn = [found for _, found, _ in parity.values()] if fields == "exact" else [f for f, _ in same_numbers.values()]
+    elements = [e for found in drawn for e in found]
+    expected = {"concat", "W_O", "output", "average", *(EXACT if fields == "exact" else BINDABLE)}
+    assert {field_of(e["bind"]) for e in elements} == expected
+    assert any(e["group"] for e in elements) and any(e["figure"] is not None for e in elements)
+    assert len(elements) > 10_000
+
+
+def test_a_changed_text_is_reported(parity):
+    """Negative control: one digit changed on the build's side is a mismatch."""
+    _, found, lab = parity[next(iter(CASES))]
+    changed = [dict(e) for e in found]
+    changed[0]["text"] += "1"
+    assert len(mismatches(changed, lab["texts"])) == 1
+
+
+def test_grouping_matters(parity):
+    """Negative control: formatted one value at a time, some heat-map cells would read otherwise."""
+    alone = [
+        (e["text"], numbers.format_values([context.resolve(lesson.published, e["bind"])], lesson.decimals)[0])
+        for lesson, found, _ in parity.values()
+        for e in found
+        if e["figure"] is not None
+    ]
+    assert any(grouped != single for grouped, single in alone)
