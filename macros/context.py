@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from macros import claims, glossary
+from macros import claims, explain, facts, glossary
 from macros.engine import steps, variants
 from macros.render import figures, latex, numbers, tables, widgets
 
@@ -109,7 +109,7 @@ def widget_helpers(lesson):
 def lesson_context(lesson):
     """Everything a lesson page's template sees, by name."""
     trace = lesson.trace
-    return {
+    names = {
         **widget_helpers(lesson),
         "lesson": lesson,
         "fixture": lesson.fixture,
@@ -119,6 +119,10 @@ def lesson_context(lesson):
         "claim": claims.claim,
         **helpers(lesson.decimals),
     }
+    # Named facts (macros/facts.py) and the shared step partials (macros/explain/).
+    names.update(facts.names(lesson.decimals))
+    names["explain"] = explain.partials({**site_context(), **names})
+    return names
 
 
 def site_context():
