@@ -128,6 +128,14 @@ def disagree_everywhere(A, B, start=0, places=None):
     return all(a != b for a, b in zip(tops(A, places)[start:], tops(B, places)[start:], strict=True))
 
 
+WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def number_word(n):
+    """A count as prose writes it: words up to nine, digits from ten."""
+    return WORDS[n] if 0 <= n < len(WORDS) else str(n)
+
+
 def names(places):
     """The facts as a template sees them; those that judge a winner see the page's decimals."""
     return {
@@ -145,8 +153,16 @@ def names(places):
         "equal_columns": equal_columns,
         "unequal_columns": unequal_columns,
         "per_head": per_head,
+        "first_true": first_true,
+        "number_word": number_word,
         "tops": lambda M: tops(M, places),
         "rows_favouring": lambda M, offset, start=0: rows_favouring(M, offset, start, places),
         "favours_everywhere": lambda M, offset, start=0: favours_everywhere(M, offset, start, places),
         "disagree_everywhere": lambda A, B, start=0: disagree_everywhere(A, B, start, places),
     }
+
+
+def first_true(*conditions):
+    """The position (from 1) of the first condition that holds, or 0 when none does: which of
+    several predictions the numbers bear out."""
+    return next((i + 1 for i, held in enumerate(conditions) if held), 0)
