@@ -115,7 +115,8 @@ def tops(M, places=None):
 def rows_favouring(M, offset, start=0, places=None):
     """Rows (from ``start`` on) whose largest entry sits ``offset`` positions from the row's
     own: offset −1 is "the position just before", 0 is "itself"."""
-    return [r for r, top in enumerate(tops(M, places)) if r >= start and top == r + offset]
+    rows = _matrix(M)[start:]
+    return [start + i for i, top in enumerate(tops(rows, places)) if top == start + i + offset]
 
 
 def favours_everywhere(M, offset, start=0, places=None):
@@ -125,7 +126,7 @@ def favours_everywhere(M, offset, start=0, places=None):
 
 def disagree_everywhere(A, B, start=0, places=None):
     """From row ``start`` on, A and B put their largest entry at different positions in every row."""
-    return all(a != b for a, b in zip(tops(A, places)[start:], tops(B, places)[start:], strict=True))
+    return all(a != b for a, b in zip(tops(_matrix(A)[start:], places), tops(_matrix(B)[start:], places), strict=True))
 
 
 WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
@@ -154,6 +155,7 @@ def names(places):
         "unequal_columns": unequal_columns,
         "per_head": per_head,
         "first_true": first_true,
+        "transpose": transpose,
         "number_word": number_word,
         "tops": lambda M: tops(M, places),
         "rows_favouring": lambda M, offset, start=0: rows_favouring(M, offset, start, places),
@@ -166,3 +168,8 @@ def first_true(*conditions):
     """The position (from 1) of the first condition that holds, or 0 when none does: which of
     several predictions the numbers bear out."""
     return next((i + 1 for i, held in enumerate(conditions) if held), 0)
+
+
+def transpose(columns):
+    """Lists given column by column, as rows: a table with one line per key."""
+    return [list(row) for row in zip(*columns, strict=True)]
