@@ -137,6 +137,13 @@ def number_word(n):
     return WORDS[n] if 0 <= n < len(WORDS) else str(n)
 
 
+def counted(word, positions):
+    """Positions (from 0) named in prose (from 1): "column 2", "columns 1 and 3"."""
+    shown = [str(p + 1) for p in positions]
+    listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+    return f"{word}{'s' if len(shown) > 1 else ''} {listed}"
+
+
 def names(places):
     """The facts as a template sees them; those that judge a winner see the page's decimals."""
     return {
@@ -157,6 +164,7 @@ def names(places):
         "first_true": first_true,
         "transpose": transpose,
         "number_word": number_word,
+        "counted": counted,
         "tops": lambda M: tops(M, places),
         "rows_favouring": lambda M, offset, start=0: rows_favouring(M, offset, start, places),
         "favours_everywhere": lambda M, offset, start=0: favours_everywhere(M, offset, start, places),
