@@ -34,6 +34,7 @@ test: $(STAMP) lint
 lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(PY) -m macros.lint
 
 # Rewrite the reviewed record of every lesson's published values; review with git diff.
 golden: $(STAMP)
