@@ -44,6 +44,7 @@ test-fast: $(STAMP)
 lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(PY) -m macros.lint
 
 # Rewrite the reviewed record of every lesson's published values; review with git diff.
 golden: $(STAMP)

@@ -6,7 +6,7 @@ figures in ``macros.render``, claims in ``macros.claims``, variants in the engin
 
 import numpy as np
 
-from macros import claims, glossary
+from macros import claims, explain, facts, glossary
 from macros.engine import steps, variants
 from macros.render import latex, lesson_widgets, numbers, tables, widgets
 
@@ -58,7 +58,7 @@ def widget_helpers(lesson):
 def lesson_context(lesson):
     """Everything a lesson page's template sees, by name."""
     trace = lesson.trace
-    return {
+    names = {
         **widget_helpers(lesson),
         "lesson": lesson,
         "fixture": lesson.fixture,
@@ -68,6 +68,10 @@ def lesson_context(lesson):
         "claim": claims.claim,
         **helpers(lesson.decimals),
     }
+    # Named facts (macros/facts.py) and the shared step partials (macros/explain/).
+    names.update(facts.names(lesson.decimals))
+    names["explain"] = explain.partials({**site_context(), **names})
+    return names
 
 
 def site_context():

@@ -1,0 +1,183 @@
+"""Named facts about a lesson's numbers, so that a template states a fact instead of deriving it.
+
+A claim reads ``{% call claim(is_identity(fixture.X)) %}`` rather than a loop or a line of
+boolean algebra. Positions count from 0 here, as in the data (``heads[0]``, ``weights[2]``);
+prose adds one when it names them. Column ranges follow Python's slices: ``a, b`` keeps
+columns a to b − 1, so ``columns(M, 0, 2)`` is the first two columns.
+"""
+
+import numpy as np
+
+from macros.claims import argmax, equal
+
+
+def _matrix(M):
+    return np.atleast_2d(np.asarray(M, dtype=float))
+
+
+def columns(M, a, b=None):
+    """Columns a..b−1 of M (column a alone when b is omitted), as a matrix."""
+    M = _matrix(M)
+    return M[:, a : a + 1 if b is None else b]
+
+
+def is_identity(M):
+    """M is square with ones on its diagonal and zeros everywhere else."""
+    M = _matrix(M)
+    return M.shape[0] == M.shape[1] and equal(M, np.eye(M.shape[0]))
+
+
+def selects_columns(part, whole, a, b=None):
+    """``part`` is exactly columns a..b−1 of ``whole``: a head that keeps some coordinates."""
+    return equal(part, columns(whole, a, b))
+
+
+def keeps_columns(head, single, a, b=None):
+    """A head's queries, keys and values are columns a..b−1 of a single head's: "head i keeps
+    columns a..b of the single head"."""
+    return all(selects_columns(getattr(head, m), getattr(single, m), a, b) for m in ("Q", "K", "V"))
+
+
+def splits_columns(heads, single):
+    """The heads cut the single head's columns into consecutive blocks, in head order, and
+    together keep every column: head 1 the first d_k columns, head 2 the next, and so on."""
+    start = 0
+    for head in heads:
+        if not keeps_columns(head, single, start, start + head.d_k):
+            return False
+        start += head.d_k
+    return start == single.d_k and start == single.d_v
+
+
+def same_projection(*matrices):
+    """The matrices are one and the same: "the three projections are one matrix"."""
+    return all(equal(matrices[0], M) for M in matrices[1:])
+
+
+def all_differ(*pairs):
+    """Every pair (a, b) given differs somewhere: "only the projections differ, and that alone
+    changed the queries, the keys, ...". Each argument is a pair."""
+    return all(not equal(a, b) for a, b in pairs)
+
+
+def sees_every_key(head, row):
+    """No key is masked for this query row."""
+    return bool(np.asarray(head.visible[row]).all())
+
+
+def hidden_keys(head, row):
+    """The keys (from 0) the mask hides from this query row."""
+    return [int(k) for k in np.flatnonzero(~np.asarray(head.visible[row], dtype=bool))]
+
+
+def mixes_coordinates(*matrices):
+    """Some column of some matrix draws on more than one input coordinate."""
+    return any(bool(((_matrix(M) != 0).sum(axis=0) > 1).any()) for M in matrices)
+
+
+def is_sum_and_difference(W, d):
+    """W is the block matrix [[I, I], [I, −I]] with d × d identity blocks: its first d output
+    columns add two readings of width d, its last d subtract the second from the first."""
+    W, eye = _matrix(W), np.eye(d)
+    return equal(W, np.block([[eye, eye], [eye, -eye]]))
+
+
+def equal_columns(A, B):
+    """The columns (from 0) where A and B agree entry for entry."""
+    A, B = _matrix(A), _matrix(B)
+    return [c for c in range(A.shape[1]) if equal(A[:, c], B[:, c])]
+
+
+def unequal_columns(A, B):
+    """The columns (from 0) where A and B differ somewhere."""
+    A, B = _matrix(A), _matrix(B)
+    return [c for c in range(A.shape[1]) if not equal(A[:, c], B[:, c])]
+
+
+def per_head(heads, what):
+    """A value per head: ``what`` is a dotted name (``"weights.2"``) or a function of a head."""
+    if callable(what):
+        return [what(head) for head in heads]
+    values = []
+    for head in heads:
+        value = head
+        for part in str(what).split("."):
+            value = value[int(part)] if part.isdigit() else getattr(value, part)
+        values.append(value)
+    return values
+
+
+def tops(M, places=None):
+    """The position (from 0) of each row's largest entry; a tie, as shown, is refused."""
+    return [argmax(row, places) for row in _matrix(M)]
+
+
+def rows_favouring(M, offset, start=0, places=None):
+    """Rows (from ``start`` on) whose largest entry sits ``offset`` positions from the row's
+    own: offset −1 is "the position just before", 0 is "itself"."""
+    rows = _matrix(M)[start:]
+    return [start + i for i, top in enumerate(tops(rows, places)) if top == start + i + offset]
+
+
+def favours_everywhere(M, offset, start=0, places=None):
+    """Every row from ``start`` on has its largest entry ``offset`` positions from its own."""
+    return len(rows_favouring(M, offset, start, places)) == _matrix(M).shape[0] - start
+
+
+def disagree_everywhere(A, B, start=0, places=None):
+    """From row ``start`` on, A and B put their largest entry at different positions in every row."""
+    return all(a != b for a, b in zip(tops(_matrix(A)[start:], places), tops(_matrix(B)[start:], places), strict=True))
+
+
+WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def number_word(n):
+    """A count as prose writes it: words up to nine, digits from ten."""
+    return WORDS[n] if 0 <= n < len(WORDS) else str(n)
+
+
+def counted(word, positions):
+    """Positions (from 0) named in prose (from 1): "column 2", "columns 1 and 3"."""
+    shown = [str(p + 1) for p in positions]
+    listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+    return f"{word}{'s' if len(shown) > 1 else ''} {listed}"
+
+
+def names(places):
+    """The facts as a template sees them; those that judge a winner see the page's decimals."""
+    return {
+        "columns": columns,
+        "is_identity": is_identity,
+        "selects_columns": selects_columns,
+        "keeps_columns": keeps_columns,
+        "splits_columns": splits_columns,
+        "same_projection": same_projection,
+        "all_differ": all_differ,
+        "sees_every_key": sees_every_key,
+        "hidden_keys": hidden_keys,
+        "mixes_coordinates": mixes_coordinates,
+        "is_sum_and_difference": is_sum_and_difference,
+        "equal_columns": equal_columns,
+        "unequal_columns": unequal_columns,
+        "per_head": per_head,
+        "first_true": first_true,
+        "transpose": transpose,
+        "number_word": number_word,
+        "counted": counted,
+        "tops": lambda M: tops(M, places),
+        "rows_favouring": lambda M, offset, start=0: rows_favouring(M, offset, start, places),
+        "favours_everywhere": lambda M, offset, start=0: favours_everywhere(M, offset, start, places),
+        "disagree_everywhere": lambda A, B, start=0: disagree_everywhere(A, B, start, places),
+    }
+
+
+def first_true(*conditions):
+    """The position (from 1) of the first condition that holds, or 0 when none does: which of
+    several predictions the numbers bear out."""
+    return next((i + 1 for i, held in enumerate(conditions) if held), 0)
+
+
+def transpose(columns):
+    """Lists given column by column, as rows: a table with one line per key."""
+    return [list(row) for row in zip(*columns, strict=True)]

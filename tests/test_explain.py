@@ -1,0 +1,60 @@
+"""The shared step partials render a lesson's own numbers, and their claims still fail."""
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from macros import context, lessons
+from macros.errors import ClaimError
+
+
+@pytest.fixture(scope="module")
+def seed_lesson():
+    # Seed 000: two causal heads; head 1's last row has weights 0.248, 0.248, 0.503.
+    return lessons.load(lessons.LESSONS / "two-heads-separate-projections")
+
+
+def explain(lesson):
+    return context.lesson_context(lesson)["explain"]
+
+
+def test_softmax_for_one_row_shows_shift_exponentials_sum_and_weights(seed_lesson):
+    head = seed_lesson.trace.heads[0]
+    text = str(explain(seed_lesson).softmax(head, 2))
+    assert "[0.248, 0.248, 0.503]" in text  # seed 000, the weights
+    assert "1.986" in text  # seed 000, the sum of the exponentials
+    assert "a_3^{(1)}" in text
+
+
+def test_the_mask_sentence_follows_the_mask(seed_lesson):
+    head = seed_lesson.trace.heads[0]
+    steps = explain(seed_lesson)
+    assert "may see every key" in str(steps.mask(head, 2))
+    assert "hides keys 2 and 3" in str(steps.mask(head, 0))  # causal: position 1 sees itself only
+
+
+def test_scores_write_out_the_dot_products(seed_lesson):
+    head = seed_lesson.trace.heads[0]
+    text = str(explain(seed_lesson).scores(head))
+    assert r"1\cdot 1+1\cdot 1" in text and "Q^{(1)} K^{(1)\\top}" in text
+
+
+def test_a_claim_inside_a_partial_fails(seed_lesson):
+    # Give head 1 a value projection of its own: the projections no longer produce one matrix
+    # for queries, keys and values, but the lesson would still say they do.
+    head = seed_lesson.trace.heads[0]
+    forged = dataclasses.replace(head, V=head.V + 1)
+    heads = (forged, *seed_lesson.trace.heads[1:])
+    trace = dataclasses.replace(seed_lesson.trace, heads=heads)
+    names = context.lesson_context(seed_lesson)
+    names.update(heads=heads, trace=trace)
+    steps = context.explain.partials({**context.site_context(), **names})
+    with pytest.raises(ClaimError, match="the three results coincide"):
+        str(steps.projections(forged))
+
+
+def test_one_head_has_no_superscripts():
+    lesson = lessons.load(lessons.LESSONS / "attention-by-hand")
+    text = str(explain(lesson).softmax(lesson.trace.heads[0], 0))
+    assert "^{(" not in text and np.isfinite(lesson.trace.heads[0].sums[0])
