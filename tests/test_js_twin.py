@@ -3,7 +3,7 @@
 The golden vectors are not committed: they are generated at test time from the fixed numpy
 seed SEED (N_RANDOM random fixtures of both forms, then the hand-picked edge cases of
 edge_cases(), then every lesson's fixture.yaml). Each one is written as YAML, loaded by
-macros.fixture.load and traced by the numpy engine; its JSON form (macros.fixture_json)
+macros.sources.fixture.load and traced by the numpy engine; its JSON form (the fixture's to_plain())
 goes to node, which runs the twin over all of them in one process (tests/js/run_trace.mjs).
 Every field of the two traces must agree to TOL, absolute plus relative, with nulls at the
 same places. Node is required: without it these tests fail, they do not skip.
@@ -21,11 +21,11 @@ import numpy as np
 import pytest
 import yaml
 
-from macros import engine, fixture, lessons, twin_contract
+from macros import engine, lessons, twin_contract
 from macros.engine import variants
 from macros.engine.trace import HEAD_FIELDS, LAYER_FIELDS, HeadTrace, Trace, to_dict
 from macros.errors import FixtureError
-from macros.fixture_json import to_plain
+from macros.sources import fixture
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 20261129
@@ -214,7 +214,9 @@ def load_cases(folder):
     Drawn cases are checked as the build checks a fixture.yaml holding the same data (a copy:
     checking may not change CASES); reading YAML would only cost time here.
     """
-    loaded = {name: fixture.validate(folder / name / "fixture.yaml", copy.deepcopy(data)) for name, data in CASES.items()}
+    loaded = {
+        name: fixture.validate(folder / name / "fixture.yaml", copy.deepcopy(data)) for name, data in CASES.items()
+    }
     loaded.update({f"lesson:{path.parent.name}": fixture.load(path) for path in LESSON_FIXTURES})
     return loaded
 
@@ -223,7 +225,7 @@ def load_cases(folder):
 def runs(tmp_path_factory):
     """name -> (fixture's JSON form, numpy's Trace, the twin's {trace, overflowed, average}); node runs once."""
     loaded = load_cases(tmp_path_factory.mktemp("golden"))
-    plains = {name: to_plain(fx) for name, fx in loaded.items()}
+    plains = {name: fx.to_plain() for name, fx in loaded.items()}
     twins = run_node("run_trace.mjs", list(plains.values()))
     return {name: (plains[name], engine.run(loaded[name]), twin) for name, twin in zip(plains, twins, strict=True)}
 
@@ -351,7 +353,7 @@ def overflow_runs(tmp_path_factory):
     }
     with np.errstate(over="ignore", invalid="ignore"):
         traces = {name: engine.run(fx) for name, fx in loaded.items()}
-    twins = run_node("run_trace.mjs", [to_plain(fx) for fx in loaded.values()])
+    twins = run_node("run_trace.mjs", [fx.to_plain() for fx in loaded.values()])
     return {name: (traces[name], twin, loaded[name]) for name, twin in zip(loaded, twins, strict=True)}
 
 

@@ -2,7 +2,7 @@
 
 Sources of expected values: FNV-1a's published test vectors (Fowler, Noll, Vo); mix32
 against an independent numpy uint32 implementation written here; the lessons' own
-fixtures; numpy's trace (macros.engine) read at the graded path with macros.context.resolve.
+fixtures; numpy's trace (macros.engine) read at the graded path with macros.render.lesson_widgets.resolve.
 The browser modules run in one node process per test (tests/js/run_practice.mjs).
 """
 
@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from macros import engine
-from macros.context import resolve
 from macros.errors import FixtureError
-from macros.fixture import validate
 from macros.practice import check, generator, prng
+from macros.render.lesson_widgets import resolve
+from macros.sources.fixture import validate
 from tests.test_js_twin import ROOT, run_node
 
 TWO_HEADS = ROOT / "lessons" / "tracing-two-heads" / "fixture.yaml"  # 3 tokens, 2 heads, W_O

@@ -9,8 +9,9 @@ import re
 import numpy as np
 import pytest
 
-from macros import engine, fixture
+from macros import engine
 from macros.render.numbers import format_values
+from macros.sources import fixture
 from tests.sitebuild import build, edit
 
 LESSON = "lessons/two-heads-separate-projections"

@@ -24,10 +24,10 @@ from html.parser import HTMLParser
 import numpy as np
 import pytest
 
-from macros import context, engine, fixture, lessons
+from macros import context, engine, lessons
 from macros.engine.trace import HEAD_FIELDS, LAYER_FIELDS, MASK, MASKED, HeadTrace, Trace
-from macros.fixture_json import to_plain
-from macros.render import numbers
+from macros.render import lesson_widgets, numbers
+from macros.sources import fixture
 from tests.test_js_twin import CASES, LESSON_FIXTURES, run_node, write_yaml
 
 # A lab binds numbers; the masked fields (null where a key is hidden) and the mask are drawn
@@ -82,7 +82,7 @@ def lab_html(lesson, fields):
         parts += [helpers["bars"](i, row, f"head {i + 1}, query {row + 1}") for row in range(head.Q.shape[0])]
         paths += [f"heads.{i}.{name}" for name in fields]
     # each whole field, then each of its rows (a matrix's) or entries (a vector's)
-    values = {path: context.resolve(lesson.published, path) for path in paths}
+    values = {path: lesson_widgets.resolve(lesson.published, path) for path in paths}
     parts += [helpers["bound"](path) for path in paths]
     parts += [
         helpers["bound"](f"{path}.{r}")
@@ -117,7 +117,7 @@ def run_labs(drawn, elements):
     """Per lesson: the twin's trace and the lab's texts for the given bound elements."""
     payload = [
         {
-            "fixture": to_plain(lesson.fixture),
+            "fixture": lesson.fixture.to_plain(),
             "places": lesson.decimals,
             "elements": [{key: e[key] for key in ("bind", "group", "figure")} for e in found],
         }
@@ -196,7 +196,7 @@ def test_a_changed_text_is_reported(parity):
 def test_grouping_matters(parity):
     """Negative control: formatted one value at a time, some heat-map cells would read otherwise."""
     alone = [
-        (e["text"], numbers.format_values([context.resolve(lesson.published, e["bind"])], lesson.decimals)[0])
+        (e["text"], numbers.format_values([lesson_widgets.resolve(lesson.published, e["bind"])], lesson.decimals)[0])
         for lesson, found, _ in parity.values()
         for e in found
         if e["figure"] is not None

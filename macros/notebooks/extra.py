@@ -7,9 +7,9 @@ and Spyder read the same format, so an author can run the file as it is.
 
 import re
 
-from macros import yamlfile
 from macros.errors import LessonError, shown_path
 from macros.notebooks.cells import Cell
+from macros.sources import yamlfile
 
 FILE = "notebook.py"
 MARKER = re.compile(r"^# %%(?P<rest>.*)$")

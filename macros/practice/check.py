@@ -10,16 +10,14 @@ import hashlib
 import json
 from pathlib import Path
 
-from macros import fixture_json
-from macros.fixture import merged_data, validate
 from macros.practice import generator
+from macros.sources.fixture import merged_data, validate
 
 ROOT = Path(__file__).resolve().parent.parent
 # The code a variant's numbers and answers depend on: the engine, validation, the JSON forms, the generator.
 SOURCES = (
     *sorted((ROOT / "engine").glob("*.py")),
-    ROOT / "fixture.py",
-    ROOT / "fixture_json.py",
+    *sorted((ROOT / "sources").glob("*.py")),
     *sorted((ROOT / "practice").glob("*.py")),
 )
 
@@ -28,7 +26,7 @@ def lesson_base(fixture_path):
     """The lesson's own fixture in its JSON form (variant 0), its practice block set aside."""
     data = merged_data(fixture_path)
     data.pop("practice", None)
-    return fixture_json.to_plain(validate(fixture_path, data))
+    return validate(fixture_path, data).to_plain()
 
 
 def spec_for(fixture_path, practice):

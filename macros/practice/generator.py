@@ -44,8 +44,8 @@ from dataclasses import dataclass
 from macros import engine
 from macros.engine.trace import to_dict
 from macros.errors import FixtureError
-from macros.fixture import closest_field, describe, validate
 from macros.practice.prng import TWO_32, Stream, fnv1a
+from macros.sources.fixture import closest_field, describe, validate
 
 MAX_TRIES = 200
 SLACK = 1e-9
