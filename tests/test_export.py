@@ -10,14 +10,18 @@ import sys
 import pytest
 import yaml
 
-from tests.sitebuild import PROJECT, environment, page_text
+from tests.sitebuild import copy_project, environment, page_text
+
+pytestmark = pytest.mark.build  # renders every lesson and builds the result
 
 
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory):
+    # From a copy, so the render's caches never land in the checkout.
+    project = copy_project(tmp_path_factory.mktemp("project"))
     out = tmp_path_factory.mktemp("export")
-    command = [sys.executable, "-m", "macros", "render", str(out)]
-    result = subprocess.run(command, cwd=PROJECT, capture_output=True, text=True, timeout=300)
+    command = [sys.executable, "-m", "macros", "render", str(out), "--project", str(project)]
+    result = subprocess.run(command, cwd=project, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     return out
 
