@@ -42,16 +42,16 @@ class _Loader(jinja2.FileSystemLoader):
 
 
 class _Undefined(jinja2.StrictUndefined):
-    """Strict, and worded for authors: "head has no value 'weigths'; did you mean 'weights'?"."""
+    """Strict, and worded for authors: "head has no value 'weigths'; did you mean 'weights'?".
 
-    @property
-    def _undefined_message(self):
-        if self._undefined_hint is None and self._undefined_obj is not jinja2.utils.missing:
-            if isinstance(self._undefined_name, str):
-                friendly = missing.message(self._undefined_obj, self._undefined_name)
-                if friendly:
-                    return friendly
-        return super()._undefined_message
+    Only the documented constructor is used: Jinja creates an Undefined with the object and
+    the name it could not find, and a hint given here becomes the error's whole message.
+    """
+
+    def __init__(self, hint=None, obj=jinja2.utils.missing, name=None, exc=jinja2.exceptions.UndefinedError):
+        if hint is None and isinstance(name, str):
+            hint = missing.message(obj, name)
+        super().__init__(hint, obj, name, exc)
 
 
 def environment(root, cache=True):
