@@ -8,7 +8,7 @@ import numpy as np
 
 from macros import claims, explain, facts, glossary
 from macros.engine import steps, variants
-from macros.render import latex, lesson_widgets, numbers, tables, widgets
+from macros.render import arithmetic, latex, lesson_widgets, numbers, tables, widgets
 
 
 def and_list(items):
@@ -32,6 +32,20 @@ def helpers(places):
         "as_shown": lambda v: numbers.as_shown(v, places),
         "same_when_shown": lambda a, b: numbers.format_values(a, places) == numbers.format_values(b, places),
         "table": tables.markdown_table,
+        # Shown arithmetic (macros/render/arithmetic.py): a note where rounding shows, and
+        # relations judged on the numbers as shown (they fail the build when false).
+        "product_note": lambda A, B, exact, operands="numbers": arithmetic.product_note(A, B, exact, places, operands),
+        "wsum_note": lambda w, V, exact, operands="weights": arithmetic.product_note(w, V, exact, places, operands),
+        "total_note": lambda rows, total=1.0, operands="weights": arithmetic.total_note(rows, places, total, operands),
+        "rounding_note": lambda shown, exact, operands="numbers": arithmetic.note(shown, exact, places, operands),
+        "shown_product": lambda A, B: arithmetic.from_shown_product(A, B, places),
+        "is_sum": lambda result, a, b: arithmetic.is_sum(result, a, b, places),
+        "is_difference": lambda result, a, b: arithmetic.is_difference(result, a, b, places),
+        "adds_up_to": lambda values, total: arithmetic.adds_up_to(values, total, places),
+        "holds_as_shown": lambda result, from_shown: arithmetic.holds_as_shown(result, from_shown, places),
+        "changed_by": lambda new, old: arithmetic.changed_by(new, old, places),
+        "a_an": numbers.a_an,
+        "paragraph": lambda text: "\n" + text if text else "",
         # Winners judged on the numbers as the page shows them.
         "argmax": lambda v: claims.argmax(v, places),
         "argmin": lambda v: claims.argmin(v, places),
