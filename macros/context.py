@@ -6,7 +6,7 @@ figures in ``macros.render``, claims in ``macros.claims``, variants in the engin
 
 import numpy as np
 
-from macros import claims, explain, facts, glossary
+from macros import claims, explain, facts, glossary, unseen, whatif
 from macros.engine import steps, variants
 from macros.render import arithmetic, latex, lesson_widgets, numbers, tables, widgets
 
@@ -25,6 +25,7 @@ def helpers(places):
         "tex": lambda x: latex.number(x, places),
         "vec": lambda v: latex.vector(v, places),
         "mat": lambda M: latex.matrix(M, places),
+        "masked_vec": lambda v, visible, hidden=r"-\infty": latex.masked_vector(v, visible, places, hidden),
         "dots": lambda q, k: latex.dot_expansion(q, k, places),
         "score_expansions": lambda Q, K: latex.score_expansions(Q, K, places),
         "wsum": lambda w, V: latex.weighted_sum(w, V, places),
@@ -63,7 +64,10 @@ def widget_helpers(lesson):
         "editor": lambda field, label: lesson_widgets.editor(lesson, field, label),
         "bound": lambda path: lesson_widgets.bound(lesson, path),
         "lab": lesson_widgets.lab,
-        "gate": widgets.gate,
+        "gate": unseen.located(widgets.gate),
+        "check": unseen.located(widgets.check),
+        "fold": widgets.fold,
+        "why": widgets.why,
         "choice": widgets.choice,
         "takeaway": widgets.takeaway,
     }
@@ -98,11 +102,16 @@ def site_context():
         "each_differs_by_more_than": claims.each_differs_by_more_than,
         "equal": claims.equal,
         "dot": lambda a, b: np.dot(np.asarray(a, float), np.asarray(b, float)),
+        "exp": lambda v: np.exp(np.asarray(v, float)),
         # Variants of a computed layer (head order, W_O's row blocks, head-averaged map).
         "output_projection": steps.output_projection,
         "row_blocks": variants.row_blocks,
         "head_contributions": variants.head_contributions,
         "reorder_heads": variants.reorder_heads,
+        "with_scale": whatif.with_scale,
+        "without_mask": whatif.without_mask,
+        "as_causal": whatif.causal,
+        "visible_part": lambda values, visible: np.asarray(values)[np.asarray(visible, dtype=bool)],
         "reorder_row_blocks": variants.reorder_row_blocks,
         "head_average": variants.head_average,
         "positions": claims.positions_of_largest,

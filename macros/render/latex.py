@@ -56,3 +56,11 @@ def weighted_terms(weights, values, places):
     weights = format_values(weights, places, minus="-")
     values = format_values(values, places, minus="-")
     return " + ".join(f"{w}({v})" for w, v in zip(weights, values, strict=True))
+
+
+def masked_vector(values, visible, places, hidden=r"-\infty"):
+    r"""A row with ``hidden`` where the mask hides a key: ``-\infty`` in the scores the softmax
+    sees, ``0`` in its weights (an exact zero, written as one)."""
+    visible = np.asarray(visible, dtype=bool)
+    texts = format_values(np.where(visible, values, 0.0), places, minus="-")
+    return "[" + ", ".join(t if seen else hidden for t, seen in zip(texts, visible, strict=True)) + "]"
