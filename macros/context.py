@@ -103,6 +103,7 @@ def site_context():
         "equal": claims.equal,
         "dot": lambda a, b: np.dot(np.asarray(a, float), np.asarray(b, float)),
         "exp": lambda v: np.exp(np.asarray(v, float)),
+        "sum_and_difference": lambda a, b: np.concatenate([np.add(a, b), np.subtract(a, b)]),
         # Variants of a computed layer (head order, W_O's row blocks, head-averaged map).
         "output_projection": steps.output_projection,
         "row_blocks": variants.row_blocks,

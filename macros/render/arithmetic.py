@@ -38,14 +38,21 @@ def from_shown_product(A, B, places):
 
 
 def note(from_shown, exact, places, operands="numbers"):
-    """'' when the shown operands give the exact result at ``places``; else one sentence."""
+    """'' when the shown operands give the exact result at ``places``; else one sentence. A
+    matrix result names only the entries that differ, by row and column."""
     from_shown, exact = np.asarray(from_shown, dtype=float), np.asarray(exact, dtype=float)
     if same_when_shown(from_shown, exact, places):
         return ""
-    return (
-        f"The {operands} shown are rounded: from them the result is {_text(from_shown, places)}; "
-        f"unrounded it is {_text(exact, places)}."
-    )
+    if from_shown.ndim < 2:
+        got, unrounded = _text(from_shown, places), _text(exact, places)
+        return f"The {operands} shown are rounded: from them the result is {got}; unrounded it is {unrounded}."
+    shown_texts = np.array(format_values(from_shown, places)).reshape(from_shown.shape)
+    exact_texts = np.array(format_values(exact, places)).reshape(exact.shape)
+    cells = [(r, c) for r, c in np.ndindex(from_shown.shape) if shown_texts[r, c] != exact_texts[r, c]]
+    got = " and ".join(f"row {r + 1}, column {c + 1} comes to {shown_texts[r, c]}" for r, c in cells)
+    unrounded = " and ".join(exact_texts[r, c] for r, c in cells)
+    they = "it is" if len(cells) == 1 else "they are"
+    return f"The {operands} shown are rounded: from them {got}; unrounded {they} {unrounded}."
 
 
 def product_note(A, B, exact, places, operands="numbers"):
@@ -60,10 +67,10 @@ def total_note(rows, places, total=1.0, operands="weights"):
     off = [i for i, s in enumerate(sums) if not same_when_shown(s, total, places)]
     if not off:
         return ""
-    listed = ", ".join(f"row {i + 1} to {_text(sums[i], places)}" for i in off)
+    listed = " and ".join(f"row {i + 1} adds up to {_text(sums[i], places)}" for i in off)
     return (
-        f"The {operands} shown are rounded, so as shown {listed} add up; "
-        f"unrounded every row adds up to exactly {_text(total, places)}."
+        f"The {operands} shown are rounded: as shown, {listed}; "
+        f"unrounded, every row adds up to exactly {_text(total, places)}."
     )
 
 
@@ -115,4 +122,7 @@ def changed_by(new, old, places):
     shown = as_shown(new, places) - as_shown(old, places)
     extra = note(shown, np.asarray(new, dtype=float) - np.asarray(old, dtype=float), places, "two values")
     text = f"by {_text(shown, places)}"
-    return f"{text} ({extra[0].lower()}{extra[1:-1]})" if extra else text
+    if not extra:
+        return text
+    unrounded = _text(np.asarray(new, dtype=float) - np.asarray(old, dtype=float), places)
+    return f"{text} (the two values shown are rounded; unrounded the change is {unrounded})"
