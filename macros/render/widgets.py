@@ -133,13 +133,13 @@ def editor(field, matrix, label, decimals):
 
 def bound_rows(path, matrix, visible, decimals, labels):
     """Table rows of a matrix whose cells stay current in a lab: one format for the matrix
-    (as its heat map has), masked cells written as such, ``data-group`` tying the cells
+    (as its heat map has), masked cells written as the exact 0 they hold, ``data-group`` tying the cells
     together so the browser formats them as one group too."""
     texts = format_masked(matrix, visible, decimals)
     return [
         [label]
         + [
-            "masked" if text is None else f"<span {_attrs(data_bind=f'{path}.{i}.{j}', data_group=path)}>{text}</span>"
+            "0" if text is None else f"<span {_attrs(data_bind=f'{path}.{i}.{j}', data_group=path)}>{text}</span>"
             for j, text in enumerate(row)
         ]
         for i, (label, row) in enumerate(zip(labels, texts, strict=True))
