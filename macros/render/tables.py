@@ -1,6 +1,7 @@
 """Markdown tables: readable as plain text in the built Markdown, rendered by the theme."""
 
-from macros.render.numbers import format_masked, format_values
+from macros.render import arithmetic
+from macros.render.numbers import as_shown, format_masked, format_values
 
 
 def markdown_table(header, rows):
@@ -52,7 +53,11 @@ def step_table(head, row, places, plain=False):
         ("weights: exponential / sum", ", ".join(cells(head.weights[row], visible, places))),
         ("output: weights · values", joined(head.output[row], places)),
     ]
-    return markdown_table(["step", "value"], steps)
+    notes = [
+        arithmetic.note(as_shown(exps[row], places).sum(), sums[row], places, "exponentials"),
+        arithmetic.product_note(head.weights[row], head.V, head.output[row], places, "weights"),
+    ]
+    return "\n\n".join([markdown_table(["step", "value"], steps), *filter(None, notes)])
 
 
 def key_table(head, row, places, labels=()):
