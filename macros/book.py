@@ -17,7 +17,7 @@ from pathlib import Path
 import jinja2
 import yaml
 
-from macros import context, lessons, missing
+from macros import context, lessons, missing, unseen
 from macros.errors import LessonError, SourceError
 from macros.render import track as track_render
 from macros.render import widgets
@@ -135,6 +135,11 @@ class Book:
             meta = lesson.meta
         values.update(meta or {})
         markdown = strip_front_matter(self._render(name, values))
+        if slug is not None:  # a graded answer must not be on the page above its question
+            try:
+                markdown = unseen.enforce(name, markdown, self.lessons[slug].decimals)
+            except LessonError as error:
+                raise PageError(str(error)) from None
         if slug in self.entries:
             lesson, entry = self.lessons[slug], self.entries[slug]
             data = widgets.lesson_data(slug, entry.title, lesson.decimals, lesson.plain_fixture, entry.meta)

@@ -6,9 +6,9 @@ figures in ``macros.render``, claims in ``macros.claims``, variants in the engin
 
 import numpy as np
 
-from macros import claims, explain, facts, glossary
+from macros import claims, explain, facts, glossary, unseen, whatif
 from macros.engine import steps, variants
-from macros.render import latex, lesson_widgets, numbers, tables, widgets
+from macros.render import arithmetic, latex, lesson_widgets, numbers, tables, widgets
 
 
 def and_list(items):
@@ -25,6 +25,8 @@ def helpers(places):
         "tex": lambda x: latex.number(x, places),
         "vec": lambda v: latex.vector(v, places),
         "mat": lambda M: latex.matrix(M, places),
+        "masked_mat": lambda M, visible, hidden="0": latex.masked_matrix(M, visible, places, hidden),
+        "masked_vec": lambda v, visible, hidden=r"-\infty": latex.masked_vector(v, visible, places, hidden),
         "dots": lambda q, k: latex.dot_expansion(q, k, places),
         "score_expansions": lambda Q, K: latex.score_expansions(Q, K, places),
         "wsum": lambda w, V: latex.weighted_sum(w, V, places),
@@ -32,6 +34,20 @@ def helpers(places):
         "as_shown": lambda v: numbers.as_shown(v, places),
         "same_when_shown": lambda a, b: numbers.format_values(a, places) == numbers.format_values(b, places),
         "table": tables.markdown_table,
+        # Shown arithmetic (macros/render/arithmetic.py): a note where rounding shows, and
+        # relations judged on the numbers as shown (they fail the build when false).
+        "product_note": lambda A, B, exact, operands="numbers": arithmetic.product_note(A, B, exact, places, operands),
+        "wsum_note": lambda w, V, exact, operands="weights": arithmetic.product_note(w, V, exact, places, operands),
+        "total_note": lambda rows, total=1.0, operands="weights": arithmetic.total_note(rows, places, total, operands),
+        "rounding_note": lambda shown, exact, operands="numbers": arithmetic.note(shown, exact, places, operands),
+        "shown_product": lambda A, B: arithmetic.from_shown_product(A, B, places),
+        "is_sum": lambda result, a, b: arithmetic.is_sum(result, a, b, places),
+        "is_difference": lambda result, a, b: arithmetic.is_difference(result, a, b, places),
+        "adds_up_to": lambda values, total: arithmetic.adds_up_to(values, total, places),
+        "holds_as_shown": lambda result, from_shown: arithmetic.holds_as_shown(result, from_shown, places),
+        "changed_by": lambda new, old: arithmetic.changed_by(new, old, places),
+        "a_an": numbers.a_an,
+        "paragraph": lambda text: "\n" + text if text else "",
         # Winners judged on the numbers as the page shows them.
         "argmax": lambda v: claims.argmax(v, places),
         "argmin": lambda v: claims.argmin(v, places),
@@ -49,7 +65,10 @@ def widget_helpers(lesson):
         "editor": lambda field, label: lesson_widgets.editor(lesson, field, label),
         "bound": lambda path: lesson_widgets.bound(lesson, path),
         "lab": lesson_widgets.lab,
-        "gate": widgets.gate,
+        "gate": unseen.located(widgets.gate),
+        "check": unseen.located(widgets.check),
+        "fold": widgets.fold,
+        "why": widgets.why,
         "choice": widgets.choice,
         "takeaway": widgets.takeaway,
     }
@@ -84,11 +103,17 @@ def site_context():
         "each_differs_by_more_than": claims.each_differs_by_more_than,
         "equal": claims.equal,
         "dot": lambda a, b: np.dot(np.asarray(a, float), np.asarray(b, float)),
+        "exp": lambda v: np.exp(np.asarray(v, float)),
+        "sum_and_difference": lambda a, b: np.concatenate([np.add(a, b), np.subtract(a, b)]),
         # Variants of a computed layer (head order, W_O's row blocks, head-averaged map).
         "output_projection": steps.output_projection,
         "row_blocks": variants.row_blocks,
         "head_contributions": variants.head_contributions,
         "reorder_heads": variants.reorder_heads,
+        "with_scale": whatif.with_scale,
+        "without_mask": whatif.without_mask,
+        "as_causal": whatif.causal,
+        "visible_part": lambda values, visible: np.asarray(values)[np.asarray(visible, dtype=bool)],
         "reorder_row_blocks": variants.reorder_row_blocks,
         "head_average": variants.head_average,
         "positions": claims.positions_of_largest,

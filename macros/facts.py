@@ -88,6 +88,13 @@ def equal_columns(A, B):
     return [c for c in range(A.shape[1]) if equal(A[:, c], B[:, c])]
 
 
+def equal_rows(*pairs):
+    """The rows (from 0) where every pair (A, B) agrees entry for entry: "positions 1 and 2 are
+    identical in both heads" when the pairs are the heads' Q, K, V, weights and readings."""
+    rows = _matrix(pairs[0][0]).shape[0]
+    return [r for r in range(rows) if all(equal(_matrix(A)[r], _matrix(B)[r]) for A, B in pairs)]
+
+
 def unequal_columns(A, B):
     """The columns (from 0) where A and B differ somewhere."""
     A, B = _matrix(A), _matrix(B)
@@ -160,6 +167,7 @@ def names(places):
         "is_sum_and_difference": is_sum_and_difference,
         "equal_columns": equal_columns,
         "unequal_columns": unequal_columns,
+        "equal_rows": equal_rows,
         "per_head": per_head,
         "first_true": first_true,
         "transpose": transpose,

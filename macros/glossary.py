@@ -4,11 +4,17 @@ The glossary page is generated from this table, and lessons write symbols throug
 ``sym`` so that a symbol cannot drift from one page to the next.
 """
 
+import re
+
 from macros.render import tables
 
 GLOSSARY = {
     "X": (r"X", "the input: one row of width d_model per position (token)"),
     "n": (r"n", "number of positions, the rows of X"),
+    "i": (r"i", "a position, counted from 1: under a causal mask, position i sees positions 1 to i"),
+    "r": (r"r", "the row of an entry in a matrix, counted from 1"),
+    "c": (r"c", "the column of an entry in a matrix, counted from 1"),
+    "I": (r"I", "the identity matrix: ones on the diagonal, zeros elsewhere; multiplying by it changes nothing"),
     "d_model": (r"d_{\text{model}}", "width of each input row of X and of the layer's output"),
     "h": (r"h", "number of heads"),
     "d_k": (r"d_k", "width of a head's queries and keys"),
@@ -17,10 +23,13 @@ GLOSSARY = {
     "W_K": (r"W_K", "key projection, d_model × d_k, one per head"),
     "W_V": (r"W_V", "value projection, d_model × d_v, one per head"),
     "Q": (r"Q", "queries, X W_Q: what each position looks for"),
+    "q": (r"q", "one query: a single row of Q"),
     "K": (r"K", "keys, X W_K: what each position offers to be found by"),
     "V": (r"V", "values, X W_V: what each position hands over when read"),
     "scores": (r"Q K^\top", "raw scores: every query's dot product with every key"),
     "scale": (r"1/\sqrt{d_k}", "the scale applied to the scores before the softmax"),
+    "mask": (r"-\infty", "what the mask adds to the score of a hidden key; e^(−∞) = 0, so its weight is exactly 0"),
+    "e": (r"e", "Euler's number, the base of the softmax's exponentials"),
     "weights": (r"a", "attention weights: the softmax of one query's scaled scores; a row sums to 1"),
     "output": (r"z", "a head's reading: the weights times the value rows"),
     "S": (r"S", "scaled scores, Q K^T / sqrt(d_k): one row per query"),
@@ -41,3 +50,31 @@ def sym(name, head=None):
     """A glossary symbol in LaTeX, with a head superscript when given: W_Q^{(1)}."""
     tex = GLOSSARY[name][0]
     return tex if head is None else f"{tex}^{{({head})}}"
+
+
+# ---------------------------------------------------------------- symbols a page's math uses
+
+MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.S)
+SUBSCRIPTS = {"Q", "K", "V", "O", "k", "v", "model"}  # a subscript that is part of a symbol's name
+SYMBOL = re.compile(r"([A-Za-z])(?:_(\{[^{}]*\}|[A-Za-z0-9]))?")
+
+
+def symbols_in(text):
+    """The symbols written in the math of ``text`` ($...$ and $$...$$), named as the glossary
+    names them: a letter with its naming subscript (W_Q, d_k, d_model); an index subscript
+    (a_3, z with a token) and words in text mode are not part of a symbol."""
+    found = set()
+    for display, inline in MATH.findall(text):
+        math = display or inline
+        math = re.sub(r"_\{\\text\{\s*([^{}]*?)\s*\}\}", r"_{\1}", math)  # d_{\text{model}} -> d_{model}
+        math = re.sub(r"\\(?:text|operatorname|begin|end)\{[^{}]*\}", " ", math)
+        math = re.sub(r"\\[A-Za-z]+", " ", math)  # \approx, \sqrt, \infty, \top, \cdot ...
+        for letter, sub in SYMBOL.findall(math):
+            sub = sub.strip("{}").strip()
+            found.add(f"{letter}_{sub}" if sub in SUBSCRIPTS else letter)
+    return found
+
+
+def glossary_symbols():
+    """Every symbol the glossary defines, named as ``symbols_in`` names them."""
+    return set().union(*(symbols_in(f"${tex}$") for tex, _ in GLOSSARY.values()))

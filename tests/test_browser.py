@@ -116,6 +116,11 @@ def answers(bench):
     return [float(value) for value in values]
 
 
+def unseen_answer(bench):
+    """The one-call check's answer: head 2's weight of position 3 on key 3."""
+    return float(bench.trace.heads[1].weights[2][2])
+
+
 # ---------------------------------------------------------------- helpers on the bench
 
 
@@ -164,7 +169,7 @@ def visible_text(page):
 
 def test_answers_inside_outside_and_exactly_on_the_tolerance(reader, bench):
     page = reader.open()
-    tolerance = float(page.locator(".abh-gate").get_attribute("data-tolerance"))
+    tolerance = float(page.locator(".abh-gate[data-gate='six-numbers']").get_attribute("data-tolerance"))
     a = answers(bench)[0]
 
     cases = [
@@ -212,6 +217,10 @@ def test_gate_status_reading_and_the_lesson_done_on_the_track_map(reader, bench)
     correct = page.locator(".abh-choice[data-choice='why']").get_attribute("data-correct")
     lock(page, "why", correct)
     expect(status(page)).to_have_text("5 of 6 numbers within 0.02, 5 needed. Reading: locked in, right. Check met.")
+    home = reader.open("")
+    expect(home.locator(f".track-lesson[data-lesson='{SLUG}'] .track-status")).to_have_text("")  # one check to go
+    page = reader.open()
+    submit(page, 6, repr(unseen_answer(bench)))
 
     home = reader.open("")
     expect(home.locator(f".track-lesson[data-lesson='{SLUG}'] .track-status")).to_have_text("done")
@@ -232,8 +241,8 @@ def test_gate_status_reading_and_the_lesson_done_on_the_track_map(reader, bench)
 
 def test_hints_open_only_after_three_and_five_evaluated_attempts(reader):
     page = reader.open()
-    first = page.locator("details.abh-hint[data-after='3']")
-    second = page.locator("details.abh-hint[data-after='5']")
+    first = page.locator(".abh-hints[data-attempts-of='six-numbers'] details.abh-hint[data-after='3']")
+    second = page.locator(".abh-hints[data-attempts-of='six-numbers'] details.abh-hint[data-after='5']")
     is_open = lambda details: details.evaluate("d => d.open")  # noqa: E731
 
     for typed in ("abc", "", "1e400"):  # not numbers: shown a message, not counted
@@ -446,6 +455,52 @@ def test_state_survives_a_reload_and_reset_clears_it(reader, bench):
         expect(page.locator("[data-bind='output.0']")).to_have_text(initial_output)
 
 
+# ---------------------------------------------------------------- folded work, the why box, one-call checks
+
+
+def test_folded_work_opens_after_the_first_attempt_and_stays_open(reader, bench):
+    page = reader.open()
+    folded = page.locator(".abh-fold[data-fold-until='six-numbers']")
+    scores = shown(bench.trace.heads[0].scores[2], bench.decimals)
+    expect(folded).to_be_hidden()
+    expect(page.locator(".abh-fold-note")).to_be_visible()
+    assert scores not in visible_text(page)
+    submit(page, 0, "abc")  # not a number: not an attempt
+    expect(folded).to_be_hidden()
+    submit(page, 0, "0")  # wrong, but an evaluated attempt
+    expect(folded).to_be_visible()
+    expect(folded).to_contain_text(scores)
+    page.reload()
+    expect(folded).to_be_visible()
+
+
+def test_the_why_line_is_kept_as_text_and_cleared_by_reset(reader):
+    page = reader.open()
+    line = page.locator(".abh-why[data-why='predict'] input.abh-why-text")
+    typed = "<b>bold</b> & the softmaxes differ"
+    line.fill(typed)
+    page.reload()
+    expect(line).to_have_value(typed)
+    assert page.locator(".abh-why b").count() == 0  # shown back as text, never as markup
+    page.get_by_role("button", name="Reset this lesson").click()
+    expect(line).to_have_value("")
+
+
+def test_a_one_call_check_grades_and_opens_its_hints_one_attempt_at_a_time(reader, bench):
+    page = reader.open()
+    ladder = page.locator(".abh-hints[data-attempts-of='unseen'] details.abh-hint")
+    expect(ladder).to_have_count(3)  # two hints and the worked solution
+    expect(ladder.nth(0).locator("summary")).to_contain_text("Opens after 1 evaluated attempt")
+    submit(page, 6, "0")
+    expect(result(page, 6)).to_contain_text("Not within")
+    expect(ladder.nth(0).locator("summary")).not_to_contain_text("Opens after")
+    expect(ladder.nth(2).locator("summary")).to_contain_text("Opens after 3 evaluated attempts (you have 1).")
+    submit(page, 6, repr(unseen_answer(bench)))
+    expect(result(page, 6)).to_contain_text("Within")
+    assert check_item(page, 6).get_attribute("data-check") == "unseen-1"
+    assert float(check_item(page, 6).get_attribute("data-answer")) == unseen_answer(bench)
+
+
 # ---------------------------------------------------------------- the real pages: a smoke test
 
 REAL_PAGES = ["", *(f"lessons/{folder.name}/" for folder in lessons.folders(sitebuild.PROJECT / "lessons"))]
@@ -472,11 +527,11 @@ def test_a_real_lesson_shows_everything_without_javascript(browser, server, path
     try:
         page = context.new_page()
         page.goto(server + path)
-        for hidden_until_chosen in page.locator("[data-reveal-after]").all():
+        for hidden_until_chosen in page.locator("[data-reveal-after], .abh-fold").all():
             expect(hidden_until_chosen).to_be_visible()
         empty = "all => all.filter(e => !/[0-9]/.test(e.textContent)).map(e => e.dataset.bind)"
         assert page.eval_on_selector_all("article [data-bind]", empty) == []
-        assert page.locator("article [data-bind]").count() > 0 or "abh-lab" not in page.content()
+        assert page.locator("article [data-bind]").count() > 0 or page.locator(".abh-lab").count() == 0
         assert page.locator("article input, article textarea").count() == 0
         assert "Lock in" not in visible_text(page)
     finally:
@@ -540,9 +595,10 @@ def test_without_javascript_the_bench_shows_everything(browser, server, bench):
         page = context.new_page()
         page.goto(server + LESSON)
         assert page.locator("svg.abh-figure").count() == 4  # the bars and three heat maps
+        expect(page.locator(".abh-fold")).to_be_visible()  # folded work shows without the script
         expect(page.locator("[data-reveal-after='predict']")).to_be_visible()
         expect(page.locator("[data-bind='output.0']")).to_have_text(shown(bench.trace.output[0], bench.decimals))
-        hints = page.locator(".abh-hints").text_content()
+        hints = page.locator(".abh-hints[data-attempts-of='six-numbers']").text_content()
         for answer in answers(bench):  # the numbers the checks ask for are all on the page, in the hints
             assert format_values([answer], bench.decimals)[0] in hints
         assert "Lock in" not in visible_text(page)

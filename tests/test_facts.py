@@ -36,6 +36,11 @@ class TestMatrices:
         assert not facts.is_identity([[1, 0, 0], [0, 1, 0]])  # not square
         assert not facts.is_identity([[1, 1], [0, 1]])  # an off-diagonal entry
 
+    def test_equal_rows_needs_every_pair_to_agree(self):
+        A, B = [[1, 0], [0, 1], [1, 1]], [[1, 0], [0, 1], [-1, 1]]
+        assert facts.equal_rows((A, B)) == [0, 1]
+        assert facts.equal_rows((A, B), ([[1], [2], [3]], [[1], [5], [3]])) == [0]
+
     def test_selects_columns(self):
         X = [[1, 2, 3, 4], [5, 6, 7, 8]]
         assert facts.selects_columns([[3, 4], [7, 8]], X, 2, 4)

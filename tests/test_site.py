@@ -124,7 +124,7 @@ class TestAuthorMistakesStopTheBuild:
     def test_a_tie_where_a_claim_needs_one_winner_names_the_place(self, project):
         lesson = "lessons/tracing-two-heads"
         edit(project / lesson / "fixture.yaml", "[1, 1, 0, 0]", "[1, 0, 0, 0]")
-        refused(build(project), f"{lesson}/lesson.md:", "is a tie as shown to 2 decimals, so no single position wins")
+        refused(build(project), f"{lesson}/lesson.md:", "is a tie as shown to 3 decimals, so no single position wins")
 
     def test_misspelled_variable_names_the_file_and_line(self, project):
         template = project / LESSON / "lesson.md"

@@ -16,6 +16,18 @@ def matrix(M, places):
     return rf"\begin{{bmatrix}} {body} \end{{bmatrix}}"
 
 
+def masked_matrix(M, visible, places, hidden="0"):
+    """A bmatrix with ``hidden`` where the mask hides a key: 0 for weights, -\\infty for scores."""
+    visible = np.atleast_2d(np.asarray(visible, dtype=bool))
+    values = np.where(visible, np.atleast_2d(np.asarray(M, dtype=float)), 0.0)
+    rows = format_rows(values, places, minus="-")
+    body = r" \\ ".join(
+        " & ".join(t if seen else hidden for t, seen in zip(row, vis, strict=True))
+        for row, vis in zip(rows, visible, strict=True)
+    )
+    return rf"\begin{{bmatrix}} {body} \end{{bmatrix}}"
+
+
 def vector(v, places):
     """A row vector in square brackets, as the lessons write a single row: [a, b, c]."""
     return "[" + ", ".join(format_values(v, places, minus="-")) + "]"
@@ -56,3 +68,11 @@ def weighted_terms(weights, values, places):
     weights = format_values(weights, places, minus="-")
     values = format_values(values, places, minus="-")
     return " + ".join(f"{w}({v})" for w, v in zip(weights, values, strict=True))
+
+
+def masked_vector(values, visible, places, hidden=r"-\infty"):
+    r"""A row with ``hidden`` where the mask hides a key: ``-\infty`` in the scores the softmax
+    sees, ``0`` in its weights (an exact zero, written as one)."""
+    visible = np.asarray(visible, dtype=bool)
+    texts = format_values(np.where(visible, values, 0.0), places, minus="-")
+    return "[" + ", ".join(t if seen else hidden for t, seen in zip(texts, visible, strict=True)) + "]"

@@ -6,6 +6,8 @@ the scale 1/sqrt(1) = 1); otherwise every value gets the lesson's number of deci
 (so e^0 in a row of exponentials is 1.0000, lined up with its neighbours).
 """
 
+import re
+
 import numpy as np
 
 MINUS = "\u2212"  # the typographic minus sign, for text; LaTeX gets "-" and typesets its own
@@ -69,3 +71,14 @@ def format_masked(values, visible, places, masked=None, minus=MINUS):
     texts = format_values(np.where(visible, values, 0.0), places, minus)
     shaped = np.array(texts, dtype=object).reshape(values.shape)
     return np.where(visible, shaped, masked).tolist()
+
+
+def a_an(text):
+    """The indefinite article before a word or a number read aloud: 'a 3 × 2', 'an 8 × 2',
+    'an 11 × 4', 'a 1 × 2', 'an input'. Numbers: 8, 80..89, 11 and 18 start with a vowel sound."""
+    first = str(text).lstrip("$ {").lower()
+    if first[:1].isdigit():
+        digits = re.match(r"[\d,]*", first).group().replace(",", "")
+        lead = digits[: len(digits)] if len(digits) <= 2 else digits[: (len(digits) - 1) % 3 + 1]
+        return "an" if lead.startswith("8") or lead in ("11", "18") else "a"
+    return "an" if first[:1] in ("a", "e", "i", "o") else "a"

@@ -18,6 +18,13 @@ The contract with widgets.js (classes and data attributes):
   ``data-reveal-after="<choice>"`` are hidden by the script until it is locked.
 - ``.abh-hints[data-attempts-of="<gate>"]`` holds ``details.abh-hint[data-after="N"]``:
   a hint opens after N evaluated attempts on that gate's checks, never by time.
+- ``li.abh-check[data-recall]`` marks a recall question: it asks again, on purpose, for a
+  value the page has already shown (every other graded answer must be unseen before its
+  question; macros/unseen.py enforces it at build time).
+- ``.abh-fold[data-fold-until="<gate>"]`` is worked content the script hides until the
+  reader's first evaluated attempt on that gate; with the script off it simply shows.
+- ``.abh-why[data-why]`` holds a label; the script adds a one-line text box whose text is
+  kept with the lesson's state (under ``whys``) and only ever shown back as text.
 - ``.abh-takeaway[data-takeaway]`` holds the default text the reader may edit and keep.
 - ``.abh-lab[data-lab]`` is a live widget: ``.abh-editor[data-field][data-initial]``
   tables become editable cells for that fixture field (a dotted path such as
@@ -65,11 +72,12 @@ def lesson_data(slug, title, decimals, fixture_plain, meta):
     return f'<script type="application/json" class="abh-lesson">{text}</script>'
 
 
-def gate(name, questions, need, tolerance, with_choice=None):
+def gate(name, questions, need, tolerance, with_choice=None, recall=False):
     """A list of numeric questions, ``need`` of which must land within ``tolerance``.
 
     ``questions`` is a list of (label, answer) with answers from the trace; each check's
     id is the gate's name and its position, which keeps a reader's saved answers attached.
+    ``recall`` marks every question as asking again for a value already shown.
     """
     if not 1 <= need <= len(questions):
         raise WidgetError(f"gate {name!r}: expected to need 1 to {len(questions)} answers, got {need}")
@@ -77,7 +85,8 @@ def gate(name, questions, need, tolerance, with_choice=None):
         raise WidgetError(f"gate {name!r}: expected a tolerance of at least 0, got {tolerance}")
     extra = {"data_with_choice": with_choice} if with_choice else {}
     items = "\n".join(
-        f'<li class="abh-check" {_attrs(data_check=f"{name}-{i}", data_answer=_number(answer))}>'
+        f'<li class="abh-check" {_attrs(data_check=f"{name}-{i}", data_answer=_number(answer))}'
+        f"{' data-recall' if recall else ''}>"
         f'<span class="abh-label">{html.escape(label)}</span></li>'
         for i, (label, answer) in enumerate(questions, 1)
     )
@@ -124,13 +133,13 @@ def editor(field, matrix, label, decimals):
 
 def bound_rows(path, matrix, visible, decimals, labels):
     """Table rows of a matrix whose cells stay current in a lab: one format for the matrix
-    (as its heat map has), masked cells written as such, ``data-group`` tying the cells
+    (as its heat map has), masked cells written as the exact 0 they hold, ``data-group`` tying the cells
     together so the browser formats them as one group too."""
     texts = format_masked(matrix, visible, decimals)
     return [
         [label]
         + [
-            "masked" if text is None else f"<span {_attrs(data_bind=f'{path}.{i}.{j}', data_group=path)}>{text}</span>"
+            "0" if text is None else f"<span {_attrs(data_bind=f'{path}.{i}.{j}', data_group=path)}>{text}</span>"
             for j, text in enumerate(row)
         ]
         for i, (label, row) in enumerate(zip(labels, texts, strict=True))
@@ -140,3 +149,31 @@ def bound_rows(path, matrix, visible, decimals, labels):
 def bound(path, values, decimals):
     """Text of one computed number or row, kept current by a lab: ``data-bind`` is its trace path."""
     return f"<span {_attrs(data_bind=path)}>{', '.join(format_values(values, decimals))}</span>"
+
+
+def check(name, question, answer, tolerance, hints=(), solution="", recall=False):
+    """One graded number in one call: the question, a hint ladder that opens one hint per
+    evaluated attempt, and the worked solution after the last hint. ``hints`` and
+    ``solution`` are Markdown (math included); the check's id is ``<name>-1``."""
+    if not hints and not solution:
+        raise WidgetError(f"check {name!r}: expected at least one hint or a solution, got neither")
+    steps = [(f"Hint {i}", hint) for i, hint in enumerate(hints, 1)]
+    steps += [("Worked solution", solution)] if solution else []
+    details = "\n".join(
+        f'<details class="abh-hint" data-after="{after}" markdown>\n<summary>{title}</summary>\n\n{text}\n\n</details>'
+        for after, (title, text) in enumerate(steps, 1)
+    )
+    return (
+        gate(name, [(question, answer)], 1, tolerance, recall=recall)
+        + f'\n\n<div class="abh-hints" {_attrs(data_attempts_of=name)} markdown>\n{details}\n</div>'
+    )
+
+
+def fold(gate_name, caller):
+    """Worked content kept folded until the reader's first attempt at ``gate_name``."""
+    return f'<div class="abh-fold" {_attrs(data_fold_until=gate_name)} markdown>\n\n{caller()}\n\n</div>'
+
+
+def why(name, label):
+    """A one-line reason the reader writes beside a prediction, kept with the lesson's state."""
+    return f'<div class="abh-why" {_attrs(data_why=name)}>\n<p class="abh-why-label">{html.escape(label)}</p>\n</div>'

@@ -10,6 +10,7 @@
  *                                                        whether the last one landed
  *     choices: {<choice name>: <option number>},       locked-in options
  *     takeaways: {<name>: <text>},
+ *     whys: {<name>: <text>},                          one line on why, beside a prediction
  *     labs: {<lab name>: {<field>: [[cell text]]}},    edited lab cells, as typed
  *     visited, tracked, done }                         read by other pages: the home
  *                                                        page's track map and the facts
@@ -58,7 +59,7 @@ const storageKey = (slug) => `abh:${slug}`;
 const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 
 function emptyState() {
-  return { checks: {}, choices: {}, takeaways: {}, labs: {} };
+  return { checks: {}, choices: {}, takeaways: {}, whys: {}, labs: {} };
 }
 
 /** A lesson's stored state, or null; storage can be blocked or hold junk, and the page must still work. */
@@ -382,6 +383,50 @@ function makeHints(element, page) {
   return { render: () => hints.forEach((hint) => hint.render()) };
 }
 
+// ---------------------------------------------------------------- folded work
+
+/** Worked content hidden until the reader's first evaluated attempt at a gate, with a note in its place. */
+function makeFold(element, page) {
+  const gate = page.gates.find((g) => g.name === element.dataset.foldUntil);
+  if (!gate) return null; // no such gate: never hide content for good
+  const note = make(
+    "p",
+    { className: "abh-fold-note" },
+    "The worked numbers for this part open after your first attempt at the check below.",
+  );
+  element.before(note);
+  return {
+    render() {
+      const open = gate.attempts() > 0;
+      element.hidden = !open;
+      note.hidden = open;
+    },
+  };
+}
+
+// ---------------------------------------------------------------- one line on why
+
+/** A one-line text box for the reader's reason; stored as text and only ever set as a value. */
+function makeWhy(element, page) {
+  const name = element.dataset.why;
+  const label = element.querySelector(".abh-why-label");
+  const id = newId(`abh-why-${name}`);
+  const input = make("input", { id, type: "text", className: "abh-why-text", autocomplete: "off" });
+  const caption = make("label", { htmlFor: id, className: "abh-why-label" }, label?.textContent.trim() ?? "Why?");
+  element.replaceChildren(caption, input);
+  input.addEventListener("input", () => {
+    page.state.whys[name] = input.value;
+    page.save();
+  });
+  return {
+    render() {
+      const stored = page.state.whys[name];
+      const text = typeof stored === "string" ? stored : "";
+      if (input.value !== text) input.value = text;
+    },
+  };
+}
+
 // ---------------------------------------------------------------- takeaways
 
 function makeTakeaway(element, page) {
@@ -702,8 +747,10 @@ function enhanceLesson(root, lesson) {
     .map((el) => makeHints(el, page))
     .filter(Boolean);
   const takeaways = [...root.querySelectorAll(".abh-takeaway[data-takeaway]")].map((el) => makeTakeaway(el, page));
+  const folds = [...root.querySelectorAll(".abh-fold[data-fold-until]")].map((el) => makeFold(el, page)).filter(Boolean);
+  const whys = [...root.querySelectorAll(".abh-why[data-why]")].map((el) => makeWhy(el, page));
   const labs = [...root.querySelectorAll(".abh-lab[data-lab]")].map((el) => makeLab(el, page)).filter(Boolean);
-  const widgets = [...page.gates, ...page.choices.values(), ...reveals, ...hints, ...takeaways];
+  const widgets = [...page.gates, ...page.choices.values(), ...reveals, ...hints, ...takeaways, ...folds, ...whys];
 
   page.save = () => {
     page.state.visited = true;

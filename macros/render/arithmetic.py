@@ -1,0 +1,128 @@
+"""Shown arithmetic: a displayed calculation must check out from the displayed numbers.
+
+A reader who redoes a calculation the page writes out uses the numbers as shown, rounded
+to the lesson's decimals. The book's policy: the result beside an expansion is always the
+exact (unrounded) value, so one quantity reads the same everywhere on a page; where the
+shown operands give a different result at the shown precision, a computed note says so
+right there ("The weights shown are rounded: from them the result is 0.751; unrounded it
+is 0.752."). No note appears when rounding changes nothing that shows.
+
+Relations written in prose ("the sum of", "changed by", "add up to one") go through the
+predicates at the bottom: they judge the relation on the numbers as shown and raise a
+``ClaimError`` naming the numbers when it does not hold, which the page reports with its
+``lesson.md:LINE``.
+"""
+
+import numpy as np
+
+from macros.errors import ClaimError
+from macros.render.numbers import as_shown, format_values
+
+
+def _text(values, places):
+    """A number or a row as a sentence shows it: '0.752' or '[0.25, 0.74]'."""
+    values = np.asarray(values, dtype=float)
+    texts = format_values(values, places)
+    return texts[0] if values.ndim == 0 else "[" + ", ".join(texts) + "]"
+
+
+def same_when_shown(a, b, places):
+    """Two numbers (or arrays) read the same at ``places`` decimals."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return a.shape == b.shape and format_values(a, places) == format_values(b, places)
+
+
+def from_shown_product(A, B, places):
+    """A product (dot, vector times matrix, matrix times matrix) of the operands as shown."""
+    return np.asarray(as_shown(A, places), dtype=float) @ np.asarray(as_shown(B, places), dtype=float)
+
+
+def note(from_shown, exact, places, operands="numbers"):
+    """'' when the shown operands give the exact result at ``places``; else one sentence. A
+    matrix result names only the entries that differ, by row and column."""
+    from_shown, exact = np.asarray(from_shown, dtype=float), np.asarray(exact, dtype=float)
+    if same_when_shown(from_shown, exact, places):
+        return ""
+    if from_shown.ndim < 2:
+        got, unrounded = _text(from_shown, places), _text(exact, places)
+        return f"The {operands} shown are rounded: from them the result is {got}; unrounded it is {unrounded}."
+    shown_texts = np.array(format_values(from_shown, places)).reshape(from_shown.shape)
+    exact_texts = np.array(format_values(exact, places)).reshape(exact.shape)
+    cells = [(r, c) for r, c in np.ndindex(from_shown.shape) if shown_texts[r, c] != exact_texts[r, c]]
+    got = " and ".join(f"row {r + 1}, column {c + 1} comes to {shown_texts[r, c]}" for r, c in cells)
+    unrounded = " and ".join(exact_texts[r, c] for r, c in cells)
+    they = "it is" if len(cells) == 1 else "they are"
+    return f"The {operands} shown are rounded: from them {got}; unrounded {they} {unrounded}."
+
+
+def product_note(A, B, exact, places, operands="numbers"):
+    """The note for a shown product A·B (a weighted sum, a dot product, Y = Z W_O)."""
+    return note(from_shown_product(A, B, places), exact, places, operands)
+
+
+def total_note(rows, places, total=1.0, operands="weights"):
+    """The note for rows said to add up to ``total`` (1 for weights): which shown rows do not."""
+    rows = np.atleast_2d(np.asarray(rows, dtype=float))
+    sums = as_shown(rows, places).sum(axis=1)
+    off = [i for i, s in enumerate(sums) if not same_when_shown(s, total, places)]
+    if not off:
+        return ""
+    listed = " and ".join(f"row {i + 1} adds up to {_text(sums[i], places)}" for i in off)
+    return (
+        f"The {operands} shown are rounded: as shown, {listed}; "
+        f"unrounded, every row adds up to exactly {_text(total, places)}."
+    )
+
+
+# ---------------------------------------------------------------- relations in prose
+
+
+def _refuse(what, expected, shown, places):
+    raise ClaimError(
+        f"{what} does not hold as shown to {places} decimals: the shown numbers give "
+        f"{_text(expected, places)}, the page shows {_text(shown, places)}; "
+        "write the relation with a helper that adds the rounding note, or show more decimals"
+    )
+
+
+def is_sum(result, a, b, places):
+    """``result`` is a + b on the shown numbers (raises, naming them, when it is not)."""
+    expected = as_shown(a, places) + as_shown(b, places)
+    if not same_when_shown(expected, result, places):
+        _refuse("'the sum of'", expected, result, places)
+    return True
+
+
+def is_difference(result, a, b, places):
+    """``result`` is a − b on the shown numbers (a change "by" result from b to a)."""
+    expected = as_shown(a, places) - as_shown(b, places)
+    if not same_when_shown(expected, result, places):
+        _refuse("'the difference of' (or 'changed by')", expected, result, places)
+    return True
+
+
+def adds_up_to(values, total, places):
+    """The shown ``values`` add up to the shown ``total`` ("add up to one")."""
+    expected = as_shown(values, places).sum()
+    if not same_when_shown(expected, total, places):
+        _refuse("'add up to'", expected, total, places)
+    return True
+
+
+def holds_as_shown(result, from_shown, places):
+    """A general relation: ``from_shown`` (computed from as_shown values) reads as ``result``."""
+    if not same_when_shown(from_shown, result, places):
+        _refuse("this relation", from_shown, result, places)
+    return True
+
+
+def changed_by(new, old, places):
+    """'by 1.00' for a change from ``old`` to ``new``, computed from the two shown numbers so the
+    reader's subtraction checks out; a note follows when the unrounded change reads otherwise."""
+    shown = as_shown(new, places) - as_shown(old, places)
+    extra = note(shown, np.asarray(new, dtype=float) - np.asarray(old, dtype=float), places, "two values")
+    text = f"by {_text(shown, places)}"
+    if not extra:
+        return text
+    unrounded = _text(np.asarray(new, dtype=float) - np.asarray(old, dtype=float), places)
+    return f"{text} (the two values shown are rounded; unrounded the change is {unrounded})"

@@ -1,0 +1,130 @@
+"""The unseen-answer rule: a graded answer must not be readable on the page above its question.
+
+A check element (``li.abh-check[data-answer]``, from ``macros.render.widgets``) records the
+lesson line that wrote it while the page renders (``data-template-line``, see ``located``).
+After the lesson is rendered, ``enforce`` takes every check not marked ``data-recall``,
+collects the text and math a reader sees before it, and fails with ``lesson.md:LINE`` when
+the answer, written at the lesson's decimals, is among the numbers there. Then it removes
+the line attributes, which are for authors only.
+
+What a reader "sees before" leaves out what opens only after an attempt: hints
+(``details[data-after]``) and folded work (``[data-fold-until]``), and everything that is
+no text on the page: tags and their attributes (a check's own ``data-answer``), scripts and
+HTML comments. Whole-number answers are not searched: a count or an index such as 2 is on
+every page, so only answers with decimals are judged.
+"""
+
+import inspect
+import re
+
+import numpy as np
+
+from macros.errors import LessonError
+from macros.render.numbers import format_number
+
+CHECK = re.compile(r'<li class="abh-check"([^>]*)>')
+ANSWER = re.compile(r'data-answer="([^"]+)"')
+LINE_ATTR = re.compile(r' data-template-line="\d+"')
+NUMBER = re.compile(r"(?<![\d.])-?\d+(?:\.\d+)?(?![\d])")
+HIDDEN_OPENING = re.compile(r"<(div|details)\b[^>]*\b(?:data-after|data-fold-until)=[^>]*>")
+REMOVED = [
+    re.compile(r"<script\b.*?</script>", re.S),
+    re.compile(r"<!--.*?-->", re.S),
+    re.compile(r"<[^>]+>"),
+]
+
+
+class UnseenAnswerError(LessonError):
+    """A graded answer that the page already shows above its question."""
+
+
+def template_line():
+    """The lesson's line calling the current helper: the outermost Jinja frame on the stack
+    (partials are called from the lesson, so the lesson's frame is the outermost one)."""
+    line = None
+    for frame_info in inspect.stack(context=0):
+        template = frame_info.frame.f_globals.get("__jinja_template__")
+        if template is not None:
+            line = template.get_corresponding_lineno(frame_info.lineno)
+    return line
+
+
+def located(widget):
+    """``widget`` (gate, check) whose check elements carry the lesson line that wrote them."""
+
+    def wrapped(*args, **kwargs):
+        text = str(widget(*args, **kwargs))
+        line = template_line()
+        if line is None:
+            return text
+        return CHECK.sub(lambda m: f'<li class="abh-check"{m.group(1)} data-template-line="{line}">', text)
+
+    return wrapped
+
+
+def _cut_hidden(text):
+    """``text`` without the elements that open only after an attempt (nesting respected)."""
+    out, pos = [], 0
+    while (found := HIDDEN_OPENING.search(text, pos)) is not None:
+        out.append(text[pos : found.start()])
+        tag, depth, end = found.group(1), 1, found.end()
+        pattern = re.compile(rf"<{tag}\b|</{tag}>")
+        while depth and (inner := pattern.search(text, end)) is not None:
+            depth += -1 if inner.group().startswith("</") else 1
+            end = inner.end()
+        pos = end if depth == 0 else len(text)
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def visible_text(markdown):
+    """The text and math a reader sees in ``markdown`` before any attempt at a check."""
+    text = _cut_hidden(markdown)
+    for pattern in REMOVED:
+        text = pattern.sub(" ", text)
+    return text.replace("\u2212", "-")
+
+
+def shown_numbers(text):
+    """Every number written in ``text``, as written ('0.752', '-1', '2')."""
+    return set(NUMBER.findall(text))
+
+
+def checks(markdown):
+    """Each check element: (start offset, check id, answer, recall, template line or None)."""
+    found = []
+    for match in CHECK.finditer(markdown):
+        attrs = match.group(1)
+        check_id = re.search(r'data-check="([^"]+)"', attrs)
+        line = re.search(r'data-template-line="(\d+)"', attrs)
+        found.append(
+            (
+                match.start(),
+                check_id.group(1) if check_id else "?",
+                float(ANSWER.search(attrs).group(1)),
+                "data-recall" in attrs,
+                int(line.group(1)) if line else None,
+            )
+        )
+    return found
+
+
+def shown_before(markdown, offset, answer, places):
+    """True when ``answer`` at ``places`` decimals is among the numbers visible before ``offset``."""
+    return format_number(answer, places, minus="-", whole=False) in shown_numbers(visible_text(markdown[:offset]))
+
+
+def enforce(name, markdown, places):
+    """The lesson's Markdown without author-only attributes, or UnseenAnswerError at its line."""
+    for offset, check_id, answer, recall, line in checks(markdown):
+        whole = bool(np.isclose(answer, round(answer), rtol=0, atol=1e-12))
+        if recall or whole or not shown_before(markdown, offset, answer, places):
+            continue
+        where = f"{name}:{line}" if line else name
+        shown = format_number(answer, places, whole=False)
+        raise UnseenAnswerError(
+            f"{where}: the answer to check {check_id!r}, {shown}, is already on the page above the question; "
+            "ask for a value the page has not shown, fold the worked numbers until an attempt (fold), "
+            "or mark the question recall=True"
+        )
+    return LINE_ATTR.sub("", markdown)

@@ -1,0 +1,33 @@
+"""The glossary lists every symbol a lesson's math uses, named the way the lessons write it."""
+
+import pytest
+
+from macros import glossary
+from macros.book import Book
+from macros.lessons import LESSONS, folders
+
+
+@pytest.fixture(scope="module")
+def book():
+    return Book(LESSONS.parent, cache=False)
+
+
+class TestSymbolsIn:
+    def test_naming_subscripts_belong_to_the_symbol_and_indices_do_not(self):
+        text = r"$W_Q^{(1)}$, $d_{\text{model}} = 4$ and $$a_3^{(2)} \approx [0.5, 0.5]$$ and $z_{\text{ mouse }}$"
+        assert glossary.symbols_in(text) == {"W_Q", "d_model", "a", "z"}
+
+    def test_commands_and_text_are_not_symbols(self):
+        assert glossary.symbols_in(r"$\operatorname{softmax}\left(S\right) \approx \infty \cdot \text{swap}$") == {"S"}
+
+    def test_a_letter_outside_the_glossary_is_found(self):
+        # negative control for the test below: a symbol no glossary entry defines
+        assert glossary.symbols_in("$t = 3$") - glossary.glossary_symbols() == {"t"}
+
+
+@pytest.mark.parametrize("slug", [folder.name for folder in folders(LESSONS)])
+def test_the_glossary_defines_every_symbol_a_lesson_uses(book, slug):
+    src = f"lessons/{slug}/lesson.md"
+    used = glossary.symbols_in(book.render(src, LESSONS.parent / src))
+    assert used, f"{slug}: no math found, so the scan found nothing to check"
+    assert used - glossary.glossary_symbols() == set(), f"{slug} uses symbols the glossary does not define"

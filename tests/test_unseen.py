@@ -1,0 +1,91 @@
+"""The unseen-answer rule: a graded answer may not be on the page above its question.
+
+Unit cases run on small Markdown strings; the build cases break a copy of the project's
+lessons and assert the located line an author reads; the last test holds every lesson of
+the book to the rule at 2, 3 and 4 decimals as well as at its own precision.
+"""
+
+import pytest
+
+from macros import unseen
+from macros.book import Book, PageError
+from macros.lessons import LESSONS, folders
+from macros.render import widgets
+from macros.render.numbers import format_number
+from tests.sitebuild import copy_project, edit
+
+
+def gate(answer, recall=False):
+    return widgets.gate("g", [("a question", answer)], 1, 0.01, recall=recall)
+
+
+class TestVisibleText:
+    def test_an_answer_shown_above_fails(self):
+        page = "The weight is $0.752$.\n\n" + gate(0.7518)
+        with pytest.raises(unseen.UnseenAnswerError, match="'g-1', 0.752, is already on the page"):
+            unseen.enforce("lesson.md", page, 3)
+
+    def test_the_same_number_at_more_places_is_not_the_answer_as_shown(self):
+        assert unseen.enforce("lesson.md", "It is 0.7518.\n\n" + gate(0.7518), 3)
+
+    def test_recall_questions_may_ask_again(self):
+        assert unseen.enforce("lesson.md", "It is 0.752.\n\n" + gate(0.7518, recall=True), 3)
+
+    def test_folded_work_and_hints_do_not_count_as_shown(self):
+        folded = widgets.fold("g", lambda: "| weight | 0.752 |")
+        hint = '<details class="abh-hint" data-after="2" markdown>\n0.752\n</details>'
+        assert unseen.enforce("lesson.md", f"{folded}\n\n{hint}\n\n{gate(0.7518)}", 3)
+
+    def test_attributes_and_scripts_are_not_text(self):
+        page = '<script type="application/json">{"x": 0.752}</script><span data-x="0.752">w</span>\n' + gate(0.7518)
+        assert unseen.enforce("lesson.md", page, 3)
+
+    def test_a_typographic_minus_counts(self):
+        with pytest.raises(unseen.UnseenAnswerError):
+            unseen.enforce("lesson.md", "It is \u22120.25.\n" + gate(-0.25), 2)
+
+    def test_whole_answers_are_not_searched(self):
+        assert unseen.enforce("lesson.md", "Row 2 of 3.\n" + gate(2.0), 2)
+
+
+class TestBuild:
+    SLUG = "two-heads-separate-projections"
+
+    def test_a_shown_answer_fails_the_build_at_its_line(self, tmp_path):
+        project = copy_project(tmp_path)
+        src = project / "lessons" / self.SLUG / "lesson.md"
+        # Drop the recall mark from the question that asks again for a shown reading.
+        edit(src, "1, tolerance, recall=True) }}", "1, tolerance) }}")
+        line = 1 + src.read_text(encoding="utf-8").split('{{ gate("reading"')[0].count("\n")
+        with pytest.raises(PageError) as caught:
+            Book(project, cache=False).render(f"lessons/{self.SLUG}/lesson.md", src)
+        assert str(caught.value).startswith(
+            f"lessons/{self.SLUG}/lesson.md:{line}: the answer to check 'reading-1', 0.752, is already on the page"
+        )
+
+    def test_the_author_only_line_attribute_is_removed(self):
+        book = Book(LESSONS.parent, cache=False)
+        src = f"lessons/{self.SLUG}/lesson.md"
+        assert "data-template-line" not in book.render(src, LESSONS.parent / src)
+
+
+@pytest.fixture(scope="module")
+def book():
+    return Book(LESSONS.parent, cache=False)
+
+
+@pytest.mark.parametrize("slug", [folder.name for folder in folders(LESSONS)])
+def test_every_lesson_grades_a_number_it_has_not_shown(book, slug):
+    src = f"lessons/{slug}/lesson.md"
+    markdown, places = book.render(src, LESSONS.parent / src), book.lessons[slug].decimals
+
+    def shown(answer, offset):
+        numbers = unseen.shown_numbers(unseen.visible_text(markdown[:offset]))
+        return any(format_number(answer, p, minus="-", whole=False) in numbers for p in {places, 2, 3, 4})
+
+    found = [
+        a
+        for offset, _, a, recall, _ in unseen.checks(markdown)
+        if not recall and round(a) != a and not shown(a, offset)
+    ]
+    assert found, f"{slug}: no graded answer that the page has not shown before its question"
