@@ -38,9 +38,7 @@ def default_title(slug):
 
 def check_slug(slug, root):
     if not SLUG.fullmatch(slug or ""):
-        raise ScaffoldError(
-            f"lesson name {slug!r}: expected lowercase words joined by hyphens, such as 'my-topic'"
-        )
+        raise ScaffoldError(f"lesson name {slug!r}: expected lowercase words joined by hyphens, such as 'my-topic'")
     folder = Path(root) / slug
     if folder.exists():
         raise ScaffoldError(f"{shown_path(folder)} already exists: choose another name, or edit that lesson")
@@ -48,7 +46,7 @@ def check_slug(slug, root):
 
 def check_title(title):
     if not title or not title.strip():
-        raise ScaffoldError("title: expected the lesson's title, such as TITLE=\"My topic\", got nothing")
+        raise ScaffoldError('title: expected the lesson\'s title, such as TITLE="My topic", got nothing')
     if "\n" in title or re.search(r"\{[{%#]", title):
         raise ScaffoldError(f"title {title!r}: expected one line of plain words, with no {{{{, {{% or {{#")
 
