@@ -35,7 +35,7 @@ build: $(STAMP)
 # A new lesson from the starter (macros/scaffold/), listed last in the last chapter of
 # lessons/track.yaml or in CHAPTER="...": make lesson SLUG=my-topic TITLE="My topic"
 lesson: $(STAMP)
-	$(PY) -m macros lesson "$(SLUG)" $(if $(TITLE),--title "$(TITLE)") $(if $(CHAPTER),--chapter "$(CHAPTER)")
+	$(PY) -m macros lesson $(if $(TITLE),--title "$(TITLE)") $(if $(CHAPTER),--chapter "$(CHAPTER)") -- "$(SLUG)"
 
 # Every check: ruff, then every test (site builds, mkdocs serve and Chromium included).
 test: $(STAMP) lint

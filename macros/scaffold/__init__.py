@@ -37,7 +37,11 @@ def default_title(slug):
 
 
 def check_slug(slug, root):
-    if not SLUG.fullmatch(slug or ""):
+    if not slug:
+        raise ScaffoldError(
+            "lesson name: expected lowercase words joined by hyphens, such as SLUG=my-topic, got nothing"
+        )
+    if not SLUG.fullmatch(slug):
         raise ScaffoldError(f"lesson name {slug!r}: expected lowercase words joined by hyphens, such as 'my-topic'")
     folder = Path(root) / slug
     if folder.exists():
