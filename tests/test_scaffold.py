@@ -224,7 +224,7 @@ class TestGeneratedLesson:
         html = (result.site / "lessons/my-topic/index.html").read_text(encoding="utf-8")
         found = re.search(r'data-gate="weight"[^>]*>\s*<ol class="abh-checks">\s*<li [^>]*data-answer="([^"]+)"', html)
         assert found and float(found.group(1)) == pytest.approx(answer, abs=1e-12)
-        assert f"The weight on “{n['tokens'][0]}” is the first of these, {shown(answer)} ." in page[question:]
+        assert f"The weight on “{n['tokens'][0]}” is entry 1 of that row, {shown(answer)} ." in page[question:]
 
     def test_the_page_speaks_to_readers(self, generated):
         _, _, _, result = generated
