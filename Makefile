@@ -10,7 +10,7 @@ export NO_MKDOCS_2_WARNING := 1
 KATEX_VERSION := 0.16.25
 KATEX_DIR := docs/assets/vendor/katex
 
-.PHONY: serve build test test-fast lint golden contract bench vendor-katex clean
+.PHONY: serve build lesson test test-fast lint golden contract bench vendor-katex clean
 
 # An existing environment is brought up to date in place, not recreated.
 $(STAMP): requirements.txt
@@ -31,6 +31,11 @@ build: $(STAMP)
 	rm -rf site.tmp
 	STRICT=true $(PY) -m mkdocs build --site-dir site.tmp
 	rm -rf site && mv site.tmp site
+
+# A new lesson from the starter (macros/scaffold/), listed last in the last chapter of
+# lessons/track.yaml or in CHAPTER="...": make lesson SLUG=my-topic TITLE="My topic"
+lesson: $(STAMP)
+	$(PY) -m macros lesson $(if $(TITLE),--title "$(TITLE)") $(if $(CHAPTER),--chapter "$(CHAPTER)") -- "$(SLUG)"
 
 # Every check: ruff, then every test (site builds, mkdocs serve and Chromium included).
 test: $(STAMP) lint

@@ -1,19 +1,20 @@
-"""Command line: ``python -m macros trace PATH``, ``render DIR`` and ``golden --out DIR``.
+"""Command line: ``python -m macros trace PATH``, ``render DIR``, ``golden --out DIR`` and ``lesson SLUG``.
 
 ``trace`` prints a fixture's whole trace as JSON, for authors writing a lesson and for
 tools outside the site (``--path heads.1.weights`` selects one value, ``--decimals 3``
 prints rows on one line, rounded, for reading). ``render`` writes the book as plain
 Markdown with a minimal mkdocs.yml. ``golden`` rewrites the reviewed record of
-published values into the folder it is given.
+published values into the folder it is given. ``lesson`` starts a new lesson from the
+starter in ``macros/scaffold/`` and lists it in the track (``make lesson`` runs it).
 """
 
 import argparse
 import json
 import sys
 
-from macros import export, golden, lessons, missing
+from macros import export, golden, lessons, missing, scaffold
 from macros.engine.trace import to_dict
-from macros.errors import LessonError
+from macros.errors import LessonError, shown_path
 from macros.render.numbers import format_values
 from macros.sources import fixture
 
@@ -84,6 +85,12 @@ def golden_command(args):
         print(f"wrote {path}")
 
 
+def lesson_command(args):
+    folder, chapter = scaffold.create(args.slug, args.title, args.chapter, args.lessons)
+    print(f"created {shown_path(folder)}/ (fixture.yaml, lesson.md), listed last in the chapter {chapter!r}")
+    print("next: make serve, open the lesson, and follow docs/authoring.md")
+
+
 def decimals(text):
     value = int(text)
     if not 0 <= value <= 12:
@@ -107,6 +114,12 @@ def main(argv=None):
     record.add_argument("--out", required=True, help="the folder of records (the project keeps them in tests/golden)")
     record.add_argument("--lessons", default=str(lessons.LESSONS), help="the lessons folder")
     record.set_defaults(run=golden_command)
+    lesson = commands.add_parser("lesson", help="start a new lesson from the starter and add it to the track")
+    lesson.add_argument("slug", help="the lesson's folder name: lowercase words joined by hyphens")
+    lesson.add_argument("--title", help="the lesson's title (default: from the name)")
+    lesson.add_argument("--chapter", help="the chapter's title in lessons/track.yaml (default: the last chapter)")
+    lesson.add_argument("--lessons", default=str(lessons.LESSONS), help="the lessons folder")
+    lesson.set_defaults(run=lesson_command)
     args = parser.parse_args(argv)
     try:
         args.run(args)

@@ -1,0 +1,234 @@
+"""``make lesson`` (``python -m macros lesson``): a new lesson that builds strictly with no edit.
+
+The end-to-end test generates a lesson in a copy of the project, builds it as ``make build``
+does, and finds on the page the numbers numpy computes from the starter's own numbers
+(``macros/scaffold/fixture.yaml``, read here independently of the engine). The refusals are
+checked as whole messages, with the lessons folder compared byte for byte before and after.
+"""
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from macros import lint, scaffold
+from macros.__main__ import main
+from macros.book import Book
+from macros.sources import prose, track
+from tests import sitebuild
+
+STARTER = Path("macros/scaffold")
+
+
+def starter_numbers():
+    """The starter's single head computed by numpy alone: Q, K, scaled scores, weights, readings."""
+    data = yaml.safe_load((STARTER / "fixture.yaml").read_text(encoding="utf-8"))
+    X = np.array(data["X"], float)
+    head = data["heads"][0]
+    Q, K, V = (X @ np.array(head[name], float) for name in ("W_Q", "W_K", "W_V"))
+    scaled = Q @ K.T / np.sqrt(Q.shape[1])
+    exps = np.exp(scaled - scaled.max(axis=1, keepdims=True))
+    weights = exps / exps.sum(axis=1, keepdims=True)
+    return {"tokens": data["tokens"], "Q": Q, "K": K, "scaled": scaled, "weights": weights, "output": weights @ V}
+
+
+def shown(x):
+    return f"{x:.3f}"  # the starter's front matter sets three decimals
+
+
+def snapshot(folder):
+    """Every file under ``folder`` (hidden ones too) with its bytes."""
+    return {path.relative_to(folder): path.read_bytes() for path in sorted(Path(folder).rglob("*")) if path.is_file()}
+
+
+@pytest.fixture
+def book(tmp_path):
+    """A lessons folder like the project's: its track (comments and all) and one lesson per slug."""
+    root = tmp_path / "lessons"
+    shutil.copytree("lessons", root)
+    return root
+
+
+# ---------------------------------------------------------------- the starter meets the rules
+
+
+def test_the_starter_is_mostly_prose():
+    logic, total = lint.logic_lines((STARTER / "lesson.md").read_text(encoding="utf-8"))
+    assert logic / total <= lint.LIMIT, f"{logic} of {total} lines are template logic"
+
+
+def test_the_starter_types_no_number():
+    assert prose.typed_decimals((STARTER / "lesson.md").read_text(encoding="utf-8")) == []
+
+
+def test_a_created_lesson_renders_with_its_title_and_is_listed_last(book):
+    folder, chapter = scaffold.create("my-topic", "Keys: “what” & why", root=book)
+    assert folder == book / "my-topic" and chapter == "Multi-head attention"
+    lesson = (folder / "lesson.md").read_text(encoding="utf-8")
+    assert "title: 'Keys: “what” & why'" in lesson.splitlines()
+    assert "# Keys: “what” & why" in lesson.splitlines()
+    _, entries = track.load(book)
+    assert entries[-1].slug == "my-topic" and entries[-1].title == "Keys: “what” & why"
+    markdown = Book(book.parent, cache=False).render("lessons/my-topic/lesson.md", folder / "lesson.md")
+    assert "# Keys: “what” & why" in markdown
+
+
+def test_the_track_gains_one_line_and_keeps_its_comments(book):
+    before = (book / "track.yaml").read_text(encoding="utf-8")
+    scaffold.create("masks-by-hand", "Masks by hand", chapter="One head", root=book)
+    after = (book / "track.yaml").read_text(encoding="utf-8")
+    assert after == before.replace(
+        "      - two-heads-of-dimension-one\n", "      - two-heads-of-dimension-one\n      - masks-by-hand\n"
+    )
+
+
+def test_a_list_written_on_one_line_gets_the_name_inside_it(tmp_path):
+    (tmp_path / "track.yaml").write_text(
+        "# the order\nchapters:\n  - {title: First, lessons: [a, b]}  # two\n", encoding="utf-8"
+    )
+    text, _ = scaffold.track_with((tmp_path / "track.yaml").read_text(), tmp_path / "track.yaml", "c")
+    assert text == "# the order\nchapters:\n  - {title: First, lessons: [a, b, c]}  # two\n"
+
+
+def test_the_title_defaults_to_the_name(book):
+    scaffold.create("queries-and-keys", root=book)
+    assert "title: Queries and keys" in (book / "queries-and-keys" / "lesson.md").read_text(encoding="utf-8")
+
+
+def test_the_command_says_what_it_made(book, capsys):
+    assert main(["lesson", "my-topic", "--title", "My topic", "--lessons", str(book)]) == 0
+    out, err = capsys.readouterr()
+    assert out == (
+        f"created {book / 'my-topic'}/ (fixture.yaml, lesson.md), listed last in the chapter 'Multi-head attention'\n"
+        "next: make serve, open the lesson, and follow docs/authoring.md\n"
+    )
+    assert err == ""
+
+
+# ---------------------------------------------------------------- refusals: one line, nothing written
+
+
+def refused(capsys, book, slug, *options):
+    """The one line the command prints for a refused lesson; asserts that nothing was written.
+    The name comes after ``--``, as ``make lesson`` passes it, so '-my-topic' is a name too."""
+    before = snapshot(book)
+    code = main(["lesson", *options, "--lessons", str(book), "--", slug])
+    out, err = capsys.readouterr()
+    assert code == 1 and out == ""
+    assert snapshot(book) == before
+    assert err.endswith("\n") and err.count("\n") == 1
+    return err.removeprefix("error: ").rstrip("\n")
+
+
+HYPHENS = "expected lowercase words joined by hyphens, such as 'my-topic'"
+
+
+@pytest.mark.parametrize("slug", ["My-Topic", "my_topic", "my topic", "-my-topic", "my--topic", "my-topic-", "2-heads"])
+def test_a_name_that_is_not_lowercase_words_joined_by_hyphens(capsys, book, slug):
+    assert refused(capsys, book, slug, "--title", "T") == f"lesson name {slug!r}: {HYPHENS}"
+
+
+def test_no_name_at_all(capsys, book):
+    message = refused(capsys, book, "", "--title", "T")
+    assert message == "lesson name: expected lowercase words joined by hyphens, such as SLUG=my-topic, got nothing"
+
+
+def test_a_name_whose_folder_exists(capsys, book):
+    message = refused(capsys, book, "attention-by-hand", "--title", "Again")
+    assert message == f"{book / 'attention-by-hand'} already exists: choose another name, or edit that lesson"
+
+
+def test_a_name_the_track_already_lists(capsys, book):
+    shutil.rmtree(book / "tracing-two-heads")
+    message = refused(capsys, book, "tracing-two-heads", "--title", "Again")
+    assert message == f"{book / 'track.yaml'} already lists 'tracing-two-heads': choose another name"
+
+
+def test_a_chapter_that_does_not_exist(capsys, book):
+    message = refused(capsys, book, "my-topic", "--title", "T", "--chapter", "Masks")
+    assert message == (
+        f"{book / 'track.yaml'}: no chapter titled 'Masks'; the chapters are 'One head', 'Multi-head attention'"
+    )
+
+
+def test_an_empty_title(capsys, book):
+    message = refused(capsys, book, "my-topic", "--title", " ")
+    assert message == 'title: expected the lesson\'s title, such as TITLE="My topic", got nothing'
+
+
+def test_a_title_with_template_marks(capsys, book):
+    message = refused(capsys, book, "my-topic", "--title", "Scores {{ x }}")
+    assert message == "title 'Scores {{ x }}': expected one line of plain words, with no {{, {% or {#"
+
+
+# ---------------------------------------------------------------- end to end, as an author runs it
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory):
+    """A copy of the project with a lesson made by the command and built strictly."""
+    root = sitebuild.copy_project(tmp_path_factory.mktemp("scaffold"))
+    before = (root / "lessons" / "track.yaml").read_text(encoding="utf-8")
+    made = subprocess.run(
+        [sys.executable, "-m", "macros", "lesson", "my-topic", "--title", "My topic"],
+        cwd=root,
+        env=sitebuild.environment(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert made.returncode == 0, made.stderr
+    result = sitebuild.build(root)
+    return root, before, made, result
+
+
+@pytest.mark.build
+class TestGeneratedLesson:
+    def test_it_builds_strictly_with_no_edit(self, generated):
+        _, _, _, result = generated
+        assert result.returncode == 0, result.output
+        assert "WARNING" not in result.output and "ERROR" not in result.output
+
+    def test_the_command_wrote_two_files_and_one_track_line(self, generated):
+        root, before, made, _ = generated
+        assert made.stdout.startswith("created lessons/my-topic/ (fixture.yaml, lesson.md)")
+        assert sorted(p.name for p in (root / "lessons" / "my-topic").iterdir()) == ["fixture.yaml", "lesson.md"]
+        after = (root / "lessons" / "track.yaml").read_text(encoding="utf-8")
+        assert after == before + "      - my-topic\n"
+
+    def test_the_page_shows_the_starter_numbers(self, generated):
+        _, _, _, result = generated
+        page = result.page("lessons/my-topic")
+        n = starter_numbers()
+        for name in ("Q", "K"):  # whole numbers, written as such in the matrices
+            for row in n[name]:
+                assert " & ".join(str(int(x)) for x in row) in page
+        worked = [n["scaled"][0], n["weights"][0], n["output"][0]]
+        for values in worked:
+            assert "[" + ", ".join(shown(x) for x in values) + "]" in page
+        assert f"“{n['tokens'][0]}” gives its largest weight, {shown(n['weights'][0].max())} ," in page
+
+    def test_the_graded_answer_is_not_shown_before_its_question(self, generated):
+        _, _, _, result = generated
+        page = result.page("lessons/my-topic")
+        n = starter_numbers()
+        answer = n["weights"][2][0]
+        question = page.index("Now take")
+        for places in (2, 3, 4):
+            assert f"{answer:.{places}f}" not in page[:question]
+        html = (result.site / "lessons/my-topic/index.html").read_text(encoding="utf-8")
+        found = re.search(r'data-gate="weight"[^>]*>\s*<ol class="abh-checks">\s*<li [^>]*data-answer="([^"]+)"', html)
+        assert found and float(found.group(1)) == pytest.approx(answer, abs=1e-12)
+        assert f"The weight on “{n['tokens'][0]}” is entry 1 of that row, {shown(answer)} ." in page[question:]
+
+    def test_the_page_speaks_to_readers(self, generated):
+        _, _, _, result = generated
+        page = result.page("lessons/my-topic")
+        article = page[page.index("Chapter 2, lesson 7") :]
+        for word in ("fixture", "engine", "YAML", "tests", "issue"):
+            assert word not in article
