@@ -57,8 +57,45 @@ def on_config(config):
     session = session_of(config)
     if session is None or session.code_changed:
         forget_project_modules()
+    theme_templates_cached(config, session)
     config.nav = with_chapters(config)
     return config
+
+
+def theme_templates_cached(config, session):
+    """Every Jinja environment of the theme gets the bytecode cache in .cache/theme.
+
+    Material's templates load through a loader, so Jinja's ``FileSystemBytecodeCache``
+    serves them (keyed by the template's source). MkDocs makes a new environment for the
+    build and others on the way (the search plugin compiles the language partials for
+    its configuration): ``on_env`` reaches only the first, so ``get_env`` itself is wrapped.
+    Under ``make serve`` the theme's file list (some 14,000 icon names that MkDocs filters
+    on every build) is also listed once per server: the theme does not change while serving.
+    """
+    theme = config.theme
+    folder = project_root(config) / ".cache" / "theme"
+    plain_env = type(theme).get_env
+
+    def get_env():
+        env = plain_env(theme)
+        folder.mkdir(parents=True, exist_ok=True)
+        env.bytecode_cache = jinja2.FileSystemBytecodeCache(str(folder))
+        if session is not None:
+            env.list_templates = _listed_once(env.list_templates, session.theme_files, theme)
+        return env
+
+    theme.get_env = get_env
+
+
+def _listed_once(list_templates, listed, theme):
+    def remembered(extensions=None, filter_func=None):
+        code = getattr(filter_func, "__code__", None)
+        key = (tuple(theme.dirs), tuple(theme.static_templates), extensions, code)
+        if key not in listed:
+            listed[key] = list_templates(extensions, filter_func)
+        return list(listed[key])
+
+    return remembered
 
 
 def with_chapters(config):
@@ -75,14 +112,6 @@ def with_chapters(config):
         log.error(str(error))
         return config.nav
     return [*config.nav[:1], *chapters, *config.nav[1:]]
-
-
-def on_env(env, config, files):
-    """Material's page templates load through a loader, so Jinja's bytecode cache serves them."""
-    folder = project_root(config) / ".cache" / "theme"
-    folder.mkdir(parents=True, exist_ok=True)
-    env.bytecode_cache = jinja2.FileSystemBytecodeCache(str(folder))
-    return env
 
 
 def on_files(files, config):

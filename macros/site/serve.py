@@ -13,17 +13,17 @@ with three differences:
   long as the server, unless their code changes.
 - Stopping: SIGTERM (``kill PID``, or make passing it on) and Ctrl-C stop the server and
   free the port; if make is killed outright the server notices its parent is gone and
-  stops too. Make runs it with ``exec``, so it is make's own child.
+  stops too (``stop_with_parent``).
 """
 
 import argparse
+import ctypes
 import logging
 import os
 import shutil
 import signal
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -35,42 +35,65 @@ from mkdocs.livereload import LiveReloadServer, _serve_url
 from macros.site import session as serve_session
 
 log = logging.getLogger("mkdocs.commands.serve")
+PR_SET_PDEATHSIG = 1
 POLLING_SECONDS = 0.2  # how often the watcher looks for edits (MkDocs: 0.5)
+
+
+class Rebuilds:
+    """One site folder rebuilt again and again from one configuration, as the server does."""
+
+    def __init__(self, config_file, site_dir, dev_addr=None):
+        self.config_path = Path(config_file or "mkdocs.yml").resolve()
+        self.site_dir, self.dev_addr = str(site_dir), dev_addr
+        self.session = serve_session.Session(self.config_path.parent)
+        self.serve_url = None
+
+    def config(self):
+        config = load_config(config_file=str(self.config_path), site_dir=self.site_dir, dev_addr=self.dev_addr)
+        setattr(config, serve_session.ATTRIBUTE, self.session)
+        if self.serve_url:
+            config.site_url = self.serve_url
+        return config
+
+    def build(self, config=None):
+        """Render what changed since the last build (the first time: everything).
+
+        Returns the src_uris rendered, or None for every page."""
+        started = time.monotonic()
+        config = config or self.config()
+        pages = self.session.prepare()
+        try:
+            build(config, serve_url=self.serve_url, dirty=pages is not None)
+        except BaseException:
+            self.session.failed()
+            raise
+        self.session.succeeded()
+        what = "every page" if pages is None else f"{len(pages)} page(s)"
+        log.info(f"Rendered {what} in {time.monotonic() - started:.2f} s")
+        return pages
+
+    def close(self):
+        if self.session.katex is not None:
+            self.session.katex.close()
+            self.session.katex = None
 
 
 def serve(config_file=None, dev_addr=None, livereload=True):
     site_dir = tempfile.mkdtemp(prefix="mkdocs_")
-    config_path = Path(config_file or "mkdocs.yml").resolve()
-    session = serve_session.Session(config_path.parent)
-
-    def get_config():
-        config = load_config(config_file=str(config_path), site_dir=site_dir, dev_addr=dev_addr)
-        setattr(config, serve_session.ATTRIBUTE, session)
-        return config
-
-    config = get_config()
+    rebuilds = Rebuilds(config_file, site_dir, dev_addr)
+    config = rebuilds.config()
     config.plugins.on_startup(command="serve", dirty=False)
     host, port = config.dev_addr
     mount_path = urlsplit(config.site_url or "/").path
-    config.site_url = serve_url = _serve_url(host, port, mount_path)
-
-    def builder(config=None):
-        started = time.monotonic()
-        if config is None:
-            config = get_config()
-            config.site_url = serve_url
-        pages = session.prepare()
-        try:
-            build(config, serve_url=serve_url, dirty=pages is not None)
-        except BaseException:
-            session.failed()
-            raise
-        session.succeeded()
-        what = "every page" if pages is None else f"{len(pages)} page(s)"
-        log.info(f"Rendered {what} in {time.monotonic() - started:.2f} s")
+    config.site_url = rebuilds.serve_url = _serve_url(host, port, mount_path)
 
     server = LiveReloadServer(
-        builder=builder, host=host, port=port, root=site_dir, mount_path=mount_path, polling_interval=POLLING_SECONDS
+        builder=rebuilds.build,
+        host=host,
+        port=port,
+        root=site_dir,
+        mount_path=mount_path,
+        polling_interval=POLLING_SECONDS,
     )
 
     def error_handler(code):
@@ -79,11 +102,11 @@ def serve(config_file=None, dev_addr=None, livereload=True):
 
     server.error_handler = error_handler
     try:
-        builder(config)
+        rebuilds.build(config)
         if livereload:
             server.watch(config.docs_dir)
             server.watch(config.config_file_path)
-            server = config.plugins.on_serve(server, config=config, builder=builder)
+            server = config.plugins.on_serve(server, config=config, builder=rebuilds.build)
             for item in config.watch:
                 server.watch(item)
         try:
@@ -94,26 +117,32 @@ def serve(config_file=None, dev_addr=None, livereload=True):
             server.shutdown()
     finally:
         config.plugins.on_shutdown()
-        if session.katex is not None:
-            session.katex.close()
+        rebuilds.close()
         shutil.rmtree(site_dir, ignore_errors=True)
 
 
 def stop_with_parent():
-    """SIGTERM stops the server as Ctrl-C does; so does the death of the parent (make)."""
+    """SIGTERM stops the server as Ctrl-C does (the port is freed, the temporary site removed).
+
+    Make ``exec``s this, so the server is make's own child with no shell between them:
+    ``kill PID`` (SIGTERM) to make reaches the server, since GNU make passes SIGTERM on to
+    its children, and Ctrl-C (SIGINT to the whole process group) reaches both. If make
+    dies any other way (SIGKILL), Linux sends the server SIGTERM when its parent dies
+    (PR_SET_PDEATHSIG). A SIGINT sent to make's process id alone is not passed on: GNU
+    make then waits for its children, as it expects the terminal to have signalled them too.
+    """
 
     def interrupt(signum, frame):
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, interrupt)
-    parent = os.getppid()
-
-    def watch():
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os.kill(os.getpid(), signal.SIGTERM)
-
-    threading.Thread(target=watch, daemon=True).start()
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):  # not Linux: make's SIGTERM still reaches the server
+        return
+    if os.getppid() == 1:  # the parent died before the request took effect
+        sys.exit(1)
 
 
 def main(argv=None):
