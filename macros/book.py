@@ -129,13 +129,40 @@ class ReadLessons(dict):
         return super().items()
 
 
+EXTENDS = re.compile(r"""^extends:[ \t]*["']?([\w.-]+)["']?[ \t]*(?:#.*)?$""", re.M)
+ANY_LESSON = "*"
+
+
+def fixture_parent(text):
+    """The lesson a fixture's text ``extends`` (None: none; ANY_LESSON: written in a way
+    this quick reading does not follow, so it may depend on any lesson's fixture)."""
+    found = EXTENDS.search(text)
+    if found:
+        return found.group(1)
+    return ANY_LESSON if "extends" in text else None
+
+
 def lesson_digest(folder):
-    """What a computed lesson depends on among the author's files: its fixture and its template."""
+    """What a computed lesson depends on among the author's files: its template, its fixture
+    and the fixtures it extends, lesson after lesson."""
+    folder = Path(folder)
     digest = hashlib.blake2b(digest_size=16)
-    for name in (FIXTURE_FILE, LESSON_FILE):
-        path = Path(folder) / name
-        digest.update(path.read_bytes() if path.exists() else b"\0missing")
+    digest.update(_bytes(folder / LESSON_FILE))
+    seen, current = set(), folder.name
+    while current is not None and current not in seen:
+        seen.add(current)
+        data = _bytes(folder.parent / current / FIXTURE_FILE)
+        digest.update(data)
+        current = fixture_parent(data.decode("utf-8", errors="replace"))
+        if current == ANY_LESSON:
+            for other in sorted(folder.parent.glob(f"*/{FIXTURE_FILE}")):
+                digest.update(other.as_posix().encode() + _bytes(other))
+            break
     return digest.hexdigest()
+
+
+def _bytes(path):
+    return path.read_bytes() if path.exists() else b"\0missing"
 
 
 class Book:

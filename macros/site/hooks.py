@@ -151,7 +151,8 @@ def on_nav(nav, config, files):
     for file in files.documentation_pages():
         kept = session.page_facts.get(file.src_uri) if file.page is not None else None
         if kept is not None and not session.renders(file.src_uri):
-            file.page.meta, file.page._title_from_render, file.page.toc = kept
+            page = file.page
+            page.markdown, page.meta, page._title_from_render, page.toc = kept
     return nav
 
 
@@ -159,7 +160,7 @@ def on_nav(nav, config, files):
 def on_page_content(html, page, config, files):
     session = session_of(config)
     if session is not None:
-        session.page_facts[page.file.src_uri] = (page.meta, page._title_from_render, page.toc)
+        session.page_facts[page.file.src_uri] = (page.markdown, page.meta, page._title_from_render, page.toc)
     try:
         renderer(config).submit(html)
     except Exception:  # noqa: BLE001  reported, located, when the page is written (on_post_page)

@@ -3,8 +3,8 @@
 Between two rebuilds the project's sources are compared by content (``snapshot``), and
 ``plan`` maps the changed files to pages:
 
-- a lesson's fixture: its own page and every page that read its numbers through
-  ``lessons["slug"]`` in the previous render (``Readers``);
+- a lesson's fixture: its own page, the lessons whose fixtures extend it, and every page
+  that read their numbers through ``lessons["slug"]`` in its previous render (``Readers``);
 - a lesson's or a docs page's Markdown, when its front matter and first heading are
   unchanged: that page and its readers (a title is shown in the nav of every page and in
   other lessons' facts lines, so a changed title renders everything);
@@ -19,6 +19,8 @@ import hashlib
 import os
 import re
 from pathlib import Path
+
+from macros import book
 
 WATCHED = ("mkdocs.yml", "lessons", "macros", "docs")
 SKIPPED_FOLDERS = {"__pycache__", ".cache"}
@@ -56,9 +58,32 @@ def snapshot(root):
 
 
 def _entry(path):
+    """(content digest, what shows beyond the file): a page's heading digest, a fixture's parent."""
     data = path.read_bytes()
-    heads = heading_digest(data.decode("utf-8", errors="replace")) if path.suffix == ".md" else None
-    return _digest(data), heads
+    if path.suffix == ".md":
+        return _digest(data), heading_digest(data.decode("utf-8", errors="replace"))
+    if path.name == "fixture.yaml":
+        return _digest(data), book.fixture_parent(data.decode("utf-8", errors="replace"))
+    return _digest(data), None
+
+
+def extenders(snapshot, slug):
+    """The lessons whose fixture is ``slug``'s or extends it, directly or through others."""
+    parents = {
+        path.split("/")[1]: entry[1]
+        for path, entry in snapshot.items()
+        if path.startswith("lessons/") and path.endswith("/fixture.yaml") and path.count("/") == 2
+    }
+    found = {slug}
+    while True:
+        more = {
+            child
+            for child, parent in parents.items()
+            if child not in found and (parent in found or parent == book.ANY_LESSON)
+        }
+        if not more:
+            return found
+        found |= more
 
 
 class Readers:
@@ -95,8 +120,12 @@ def plan(before, after, readers):
         if parts[0] == "lessons" and len(parts) == 3 and parts[2] in ("fixture.yaml", "lesson.md"):
             if parts[2] == "lesson.md" and old[1] != new[1]:
                 return EVERYTHING
-            pages.add(lesson_page(parts[1]))
-            pages |= readers.of(parts[1])
+            slugs = {parts[1]}
+            if parts[2] == "fixture.yaml":
+                slugs = extenders(after, parts[1]) | extenders(before, parts[1])
+            for slug in slugs:
+                pages.add(lesson_page(slug))
+                pages |= readers.of(slug)
         elif parts[0] == "docs" and path.endswith(".md"):
             if old[1] != new[1]:
                 return EVERYTHING

@@ -32,7 +32,7 @@ class Session:
         self.katex = None  # the math renderer, kept alive between rebuilds
         self.katex_module = None
         self.theme_files = {}  # the theme's file list, read once (the theme does not change while serving)
-        self.page_facts = {}  # src_uri -> (meta, title from the Markdown, toc) of its last render
+        self.page_facts = {}  # src_uri -> (Markdown, meta, title from the Markdown, toc) of its last render
         self.rendered_urls = []  # pages rendered by the current build, in order
 
     def prepare(self):
