@@ -9,6 +9,7 @@ a search entry left behind or a nav missing a title would show as a differing fi
 
 import filecmp
 import json
+import re
 import subprocess
 import sys
 import textwrap
@@ -173,3 +174,17 @@ def test_a_fixture_parent_is_read_from_its_text():
     assert book.fixture_parent("extends: 'two-heads'  # quoted\n") == "two-heads"
     assert book.fixture_parent("X: [[1]]\n") is None
     assert book.fixture_parent("{extends: a, n_heads: 2}\n") == book.ANY_LESSON
+
+
+@pytest.mark.build
+def test_the_search_index_holds_the_numbers_not_the_markup(site):
+    """Readers search for numbers: the index has each formula's plain reading, never its TeX."""
+    index = (site.site / "search" / "search_index.json").read_text(encoding="utf-8")
+    for markup in (r"\\(", r"\\[", r"\\begin{bmatrix}", "arithmatex"):
+        assert markup not in index, f"{markup} is in the search index"
+    docs = json.loads(index)["docs"]
+    text = " ".join(entry["text"] for entry in docs if entry["location"].startswith("lessons/attention-by-hand/"))
+    page = (site.site / "lessons/attention-by-hand/index.html").read_text(encoding="utf-8")
+    numbers = set(re.findall(r'<annotation encoding="application/x-tex">[^<]*?(\d+\.\d+)', page))
+    assert numbers, "the page shows no decimal in its math"
+    assert {n for n in numbers if n not in text} == set()

@@ -59,7 +59,7 @@ class Rebuilds:
         """Render what changed since the last build (the first time: everything).
 
         Returns the src_uris rendered, or None for every page."""
-        started = time.monotonic()
+        started, cpu = time.monotonic(), time.process_time()
         config = config or self.config()
         pages = self.session.prepare()
         try:
@@ -69,7 +69,7 @@ class Rebuilds:
             raise
         self.session.succeeded()
         what = "every page" if pages is None else f"{len(pages)} page(s)"
-        log.info(f"Rendered {what} in {time.monotonic() - started:.2f} s")
+        log.info(f"Rendered {what} in {time.monotonic() - started:.2f} s (CPU {time.process_time() - cpu:.2f} s)")
         return pages
 
     def close(self):
