@@ -28,6 +28,7 @@ def build_into(root, site):
 
 
 def test_caches_change_no_byte_and_clean_builds_are_identical(tmp_path):
+    (tmp_path / "project").mkdir()
     root = copy_project(tmp_path / "project")
     cold = build_into(root, tmp_path / "cold")
     for cache in ("jinja", "theme", "katex"):
@@ -41,6 +42,7 @@ def test_caches_change_no_byte_and_clean_builds_are_identical(tmp_path):
 
 def test_a_stale_katex_cache_entry_is_not_used_for_another_katex(tmp_path):
     """The formula cache is keyed by KaTeX's own bytes: another KaTeX starts an empty cache."""
+    (tmp_path / "project").mkdir()
     root = copy_project(tmp_path / "project")
     build_into(root, tmp_path / "first")
     (first,) = (root / ".cache" / "katex").iterdir()
