@@ -139,7 +139,7 @@ def mark_untouched(files, config):
     if session is None:
         return
     for file in files.documentation_pages():
-        touched = session.renders(file.src_uri)
+        touched = session.renders(file.src_uri) or file.src_uri not in session.page_facts
         file.is_modified = lambda touched=touched: touched
 
 
@@ -158,12 +158,14 @@ def on_nav(nav, config, files):
 
 @event_priority(-100)  # last: the Markdown is HTML now; its formulas go to KaTeX right away
 def on_page_content(html, page, config, files):
+    from macros.render import katex
+
     session = session_of(config)
     if session is not None:
         session.page_facts[page.file.src_uri] = (page.markdown, page.meta, page._title_from_render, page.toc)
     try:
         renderer(config).submit(html)
-    except Exception:  # noqa: BLE001  reported, located, when the page is written (on_post_page)
+    except katex.RendererError:  # said, with the page's name, when the page is written (on_post_page)
         pass
     return html
 
