@@ -11,6 +11,7 @@ rendered here, with a file loader over the project folder, so that:
   ``python -m macros render DIR`` writes the same Markdown as plain files.
 """
 
+import hashlib
 import re
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from macros.errors import LessonError, SourceError
 from macros.render import track as track_render
 from macros.render import widgets
 from macros.sources import prose, track
+from macros.sources.folders import FIXTURE_FILE, LESSON_FILE
 
 # The front matter block as MkDocs reads it (mkdocs.utils.meta.YAML_RE).
 FRONT_MATTER = re.compile(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.S)
@@ -85,21 +87,103 @@ def with_facts(markdown, facts):
     return facts + "\n" + markdown
 
 
+class ReadLessons(dict):
+    """The ``lessons`` a template sees (another lesson's numbers, by slug), noting which it reads.
+
+    A page that shows another lesson's numbers must be rendered again when that lesson's
+    fixture changes (``macros.site.incremental``); ``reads`` is None once a template has
+    gone through all of them (a loop), so it depends on every lesson.
+    """
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.reads = set()
+
+    def __getitem__(self, slug):
+        if self.reads is not None:
+            self.reads.add(slug)
+        return super().__getitem__(slug)
+
+    def get(self, slug, default=None):
+        if self.reads is not None:
+            self.reads.add(slug)
+        return super().get(slug, default)
+
+    def _all(self):
+        self.reads = None
+
+    def __iter__(self):
+        self._all()
+        return super().__iter__()
+
+    def keys(self):
+        self._all()
+        return super().keys()
+
+    def values(self):
+        self._all()
+        return super().values()
+
+    def items(self):
+        self._all()
+        return super().items()
+
+
+EXTENDS = re.compile(r"""^extends:[ \t]*["']?([\w.-]+)["']?[ \t]*(?:#.*)?$""", re.M)
+ANY_LESSON = "*"
+
+
+def fixture_parent(text):
+    """The lesson a fixture's text ``extends`` (None: none; ANY_LESSON: written in a way
+    this quick reading does not follow, so it may depend on any lesson's fixture)."""
+    found = EXTENDS.search(text)
+    if found:
+        return found.group(1)
+    return ANY_LESSON if "extends" in text else None
+
+
+def lesson_digest(folder):
+    """What a computed lesson depends on among the author's files: its template, its fixture
+    and the fixtures it extends, lesson after lesson."""
+    folder = Path(folder)
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(_bytes(folder / LESSON_FILE))
+    seen, current = set(), folder.name
+    while current is not None and current not in seen:
+        seen.add(current)
+        data = _bytes(folder.parent / current / FIXTURE_FILE)
+        digest.update(data)
+        current = fixture_parent(data.decode("utf-8", errors="replace"))
+        if current == ANY_LESSON:
+            for other in sorted(folder.parent.glob(f"*/{FIXTURE_FILE}")):
+                digest.update(other.as_posix().encode() + _bytes(other))
+            break
+    return digest.hexdigest()
+
+
+def _bytes(path):
+    return path.read_bytes() if path.exists() else b"\0missing"
+
+
 class Book:
     """The lessons computed and the track read once; pages rendered on demand.
 
     Mistakes in a lesson's sources are kept (``failures``, by slug, and ``"track"``) so
     the caller decides: a strict build stops, a served page shows the message.
+
+    ``computed`` (slug -> (digest, Lesson)), when given, keeps computed lessons between
+    rebuilds of one ``make serve``: a lesson whose fixture and template are unchanged is
+    not computed again. The caller empties it when the project's code changes.
     """
 
-    def __init__(self, root, cache=True):
+    def __init__(self, root, cache=True, computed=None):
         self.root = Path(root).resolve()
         self.environment = environment(self.root, cache)
         self.failures = {}
-        self.lessons = {}
+        self.lessons = ReadLessons()
         for folder in lessons.folders(self.root / "lessons"):
             try:
-                self.lessons[folder.name] = lessons.load(folder)
+                self.lessons[folder.name] = self._lesson(folder, computed)
             except LessonError as error:
                 self.failures[folder.name] = error
         try:
@@ -109,6 +193,17 @@ class Book:
             self.titles, entries = [], []
         self.entries = {entry.slug: entry for entry in entries}
         self.environment.globals["lessons"] = self.lessons  # another lesson's numbers, by slug
+        self.reads = {}  # src_uri -> the other lessons its last render read (None: all)
+
+    @staticmethod
+    def _lesson(folder, computed):
+        if computed is None:
+            return lessons.load(folder)
+        digest = lesson_digest(folder)
+        kept = computed.get(folder.name)
+        if kept is None or kept[0] != digest:
+            kept = computed[folder.name] = (digest, lessons.load(folder))
+        return kept[1]
 
     def lesson_slug(self, src_uri):
         """The slug of a lesson page (lessons/<slug>/lesson.md), or None for other pages."""
@@ -134,7 +229,12 @@ class Book:
             values.update(context.lesson_context(lesson))
             meta = lesson.meta
         values.update(meta or {})
-        markdown = strip_front_matter(self._render(name, values))
+        self.lessons.reads = set()
+        try:
+            markdown = strip_front_matter(self._render(name, values))
+        finally:
+            reads = self.lessons.reads
+            self.reads[src_uri] = None if reads is None else reads - {slug}
         if slug is not None:  # a graded answer must not be on the page above its question
             try:
                 markdown = unseen.enforce(name, markdown, self.lessons[slug].decimals)

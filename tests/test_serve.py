@@ -1,6 +1,7 @@
 """``make serve`` shows an author's edits: to a lesson's template, its fixture and the engine.
 
-A real ``mkdocs serve`` runs on a free loopback port over a copy of the project; each edit
+The server ``make serve`` runs (``python -m macros.site.serve``, MkDocs' live server
+rendering only what an edit touches) runs on a free loopback port over a copy of the project; each edit
 is followed by polling the page until the change appears (or a bounded wait runs out).
 A mistake while serving shows on the page and the server keeps going.
 """
@@ -32,7 +33,7 @@ def free_port():
 class Server:
     def __init__(self, root):
         self.port = free_port()
-        command = [sys.executable, "-m", "mkdocs", "serve", "--livereload", "-a", f"127.0.0.1:{self.port}"]
+        command = [sys.executable, "-m", "macros.site.serve", "--livereload", "-a", f"127.0.0.1:{self.port}"]
         self.process = subprocess.Popen(
             command, cwd=root, env=environment(strict=False), stdout=subprocess.PIPE, stderr=subprocess.STDOUT
         )

@@ -18,6 +18,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import get_plugin_logger
 
 from macros.book import Book, PageError, page_meta
+from macros.site import session as serve_session
 
 log = get_plugin_logger("lessons")
 
@@ -31,7 +32,8 @@ def project_dir(env):
 
 
 def define_env(env):
-    book = Book(project_dir(env))
+    session = serve_session.of(env.conf)
+    book = Book(project_dir(env), computed=session.lessons if session else None)
     if strict() and book.failures:
         raise PluginError(str(next(iter(book.failures.values()))))
     env.book = book
@@ -49,6 +51,10 @@ def before_page(env):
             raise PluginError(str(error)) from None
         log.warning(str(error))
         env.markdown = error_admonition(error)
+    finally:
+        session = serve_session.of(env.conf)
+        if session is not None:  # which lessons' numbers this page shows, for the next edit
+            session.readers.record(page.file.src_uri, env.book.reads.get(page.file.src_uri))
 
 
 def error_admonition(message):
