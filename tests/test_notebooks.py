@@ -21,6 +21,7 @@ from macros.errors import LessonError
 from macros.notebooks import extra, file_name, notebook_bytes
 from macros.notebooks.checks import published
 from macros.notebooks.layer import describe
+from tests.sitebuild import build, edit
 
 SLUGS = [folder.name for folder in lessons.folders()]
 KERNEL = "attention-by-hand-python"
@@ -163,6 +164,36 @@ class TestFixtureEdits:
         assert "    [2.375, -1],\n" in new
         old_output, new_output = repr(float(before.trace.output[0, 0])), repr(float(after.trace.output[0, 0]))
         assert old_output in old and old_output not in new and new_output in new
+
+
+@pytest.mark.build
+class TestPublishedWithTheSite:
+    def test_every_lesson_page_links_its_notebook_published_beside_it(self, site):
+        for slug in SLUGS:
+            page = (site.site / "lessons" / slug / "index.html").read_text(encoding="utf-8")
+            assert f'href="{slug}.ipynb">open the notebook</a>' in page, slug
+            published_bytes = (site.site / "lessons" / slug / f"{slug}.ipynb").read_bytes()
+            assert published_bytes == notebook_bytes(load(slug)), slug
+
+    def test_a_fixture_edit_gives_a_notebook_with_the_new_numbers(self, project):
+        # The same edit as tests/test_site.py makes to this page: the third input row.
+        slug = "two-heads-separate-projections"
+        edit(project / "lessons" / slug / "fixture.yaml", "- [1, 1, -1, 1]", "- [2, 1, -1, 3]")
+        result = build(project)
+        assert result.returncode == 0, result.output
+        text = all_source((result.site / "lessons" / slug / f"{slug}.ipynb").read_bytes())
+        edited = lessons.load(project / "lessons" / slug)
+        assert "    [2, 1, -1, 3],\n" in text and "    [1, 1, -1, 1],\n" not in text
+        assert repr(float(edited.trace.output[2, 0])) in text
+        assert repr(float(load(slug).trace.output[2, 0])) not in text
+
+    def test_a_lessons_own_cells_reach_the_published_notebook(self, project):
+        slug = "attention-by-hand"
+        (project / "lessons" / slug / extra.FILE).write_text("# %%\nprint('my own experiment')\n")
+        result = build(project)
+        assert result.returncode == 0, result.output
+        cells = read((result.site / "lessons" / slug / f"{slug}.ipynb").read_bytes()).cells
+        assert cells[-1].source == "print('my own experiment')"
 
 
 class TestLessonCells:

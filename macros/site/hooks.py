@@ -72,7 +72,8 @@ def on_env(env, config, files):
 
 
 def on_files(files, config):
-    """Each lessons/<slug>/lesson.md is published at lessons/<slug>/ beside the docs pages."""
+    """Each lessons/<slug>/lesson.md is published at lessons/<slug>/ beside the docs pages,
+    with its notebook (macros/site/notebooks.py)."""
     from macros.sources import folders
 
     root = project_root(config)
@@ -80,7 +81,9 @@ def on_files(files, config):
         src = folders.src_uri(folder.name)
         dest = f"lessons/{folder.name}/index.html" if config.use_directory_urls else f"lessons/{folder.name}.html"
         files.append(File(src, str(root), config.site_dir, config.use_directory_urls, dest_uri=dest))
-    return files
+    from macros.site import notebooks
+
+    return notebooks.publish(files, config, root)
 
 
 _renderer = None
