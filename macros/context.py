@@ -7,8 +7,8 @@ figures in ``macros.render``, claims in ``macros.claims``, variants in the engin
 import numpy as np
 
 from macros import claims, explain, facts, glossary
-from macros.engine import steps, variants
-from macros.render import latex, lesson_widgets, numbers, tables, widgets
+from macros.engine import fused, steps, variants
+from macros.render import head_costs, latex, lesson_widgets, numbers, tables, tensors, widgets
 
 
 def and_list(items):
@@ -25,6 +25,7 @@ def helpers(places):
         "tex": lambda x: latex.number(x, places),
         "vec": lambda v: latex.vector(v, places),
         "mat": lambda M: latex.matrix(M, places),
+        "tensor": lambda T: tensors.tensor(T, places),
         "dots": lambda q, k: latex.dot_expansion(q, k, places),
         "score_expansions": lambda Q, K: latex.score_expansions(Q, K, places),
         "wsum": lambda w, V: latex.weighted_sum(w, V, places),
@@ -91,6 +92,12 @@ def site_context():
         "reorder_heads": variants.reorder_heads,
         "reorder_row_blocks": variants.reorder_row_blocks,
         "head_average": variants.head_average,
+        # The same layer computed the way code runs it: fused projections, batched heads.
+        "fused_attention": fused.run,
+        "torch_layout": fused.torch_layout,
+        "shape": tensors.shape,
+        "head_cost_table": head_costs.table,
+        "head_cost_rows": head_costs.rows,
         "positions": claims.positions_of_largest,
         "and_list": and_list,
         "sym": glossary.sym,
