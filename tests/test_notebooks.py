@@ -60,6 +60,20 @@ def execute(nb, kernel_specs):
     return nb
 
 
+def cell_with(nb, text):
+    """The one code cell whose source holds ``text``: the page check, the torch comparison."""
+    (found,) = [cell for cell in code_cells(nb) if text in cell.source]
+    return found
+
+
+def page_check(nb):
+    return cell_with(nb, "page = {}")
+
+
+def torch_cell(nb):
+    return cell_with(nb, "import torch")
+
+
 def text_output(cell):
     return "".join(output.get("text", "") for output in cell.outputs if output.output_type == "stream")
 
@@ -144,11 +158,11 @@ class TestGenerated:
             ("tracing-two-heads", True),  # d_model = 4, two heads of width 2
             ("two-heads-separate-projections", True),
             ("compare-heads-before-averaging", False),  # head 1 has d_k = 4, head 2 d_k = 1
+            ("from-hand-to-code", True),  # d_model = 4, two causal heads of width 2, its own cells after
         ],
     )
     def test_multihead_attention_is_compared_where_the_heads_fit_it(self, slug, compared):
-        torch_cell = code_cells(read(notebook_bytes(load(slug))))[-1]
-        assert ("torch.nn.MultiheadAttention(" in torch_cell.source) is compared
+        assert ("torch.nn.MultiheadAttention(" in torch_cell(read(notebook_bytes(load(slug)))).source) is compared
 
 
 class TestFixtureEdits:
@@ -196,6 +210,19 @@ class TestPublishedWithTheSite:
         assert cells[-1].source == "print('my own experiment')"
 
 
+class TestTheFusedLessonsOwnCells:
+    @pytest.mark.slow
+    def test_the_fused_computation_agrees_and_shows_the_layout_trap(self, executed):
+        printed = "".join(text_output(cell) for cell in code_cells(executed["from-hand-to-code"]))
+        assert "The fused output equals the head-by-head output to within 1e-12." in printed
+        assert "forgot_the_transpose =" in printed
+
+    def test_they_come_after_the_checks(self):
+        nb = read(notebook_bytes(load("from-hand-to-code")))
+        cells = code_cells(nb)
+        assert cells.index(torch_cell(nb)) < cells.index(cell_with(nb, "output_fused = concat_fused @ W_O"))
+
+
 class TestLessonCells:
     def test_a_lessons_own_cells_come_last_in_order(self, tmp_path):
         folder = shutil.copytree(lessons.LESSONS / "attention-by-hand", tmp_path / "attention-by-hand")
@@ -227,12 +254,11 @@ class TestLessonCells:
 class TestExecuted:
     @pytest.mark.parametrize("slug", SLUGS)
     def test_agrees_with_the_page(self, slug, executed):
-        check = code_cells(executed[slug])[-2]
-        assert "results agree with the lesson page" in text_output(check)
+        assert "results agree with the lesson page" in text_output(page_check(executed[slug]))
 
     @pytest.mark.parametrize("slug", SLUGS)
     def test_prints_every_step(self, slug, executed):
-        for cell in code_cells(executed[slug])[1:-2]:
+        for cell in code_cells(executed[slug])[1:]:  # after the imports, every cell prints
             assert text_output(cell).strip(), cell.source
 
     def test_a_notebook_that_disagrees_with_the_page_fails(self, kernel_specs):
@@ -248,14 +274,14 @@ class TestExecuted:
         try:
             import torch  # noqa: F401
         except ImportError:
-            assert "Skipped the comparison with PyTorch" in text_output(code_cells(executed[slug])[-1])
+            assert "Skipped the comparison with PyTorch" in text_output(torch_cell(executed[slug]))
         else:
             pytest.skip("torch is installed")
 
     @pytest.mark.parametrize("slug", SLUGS)
     def test_torch_agrees_where_installed(self, slug, executed):
         pytest.importorskip("torch")
-        printed = text_output(code_cells(executed[slug])[-1])
+        printed = text_output(torch_cell(executed[slug]))
         for head in describe(load(slug)).heads:
             assert f"head {head.number}: torch.nn.functional.scaled_dot_product_attention agrees." in printed
         assert ("torch.nn.MultiheadAttention agrees" in printed) is bool(describe(load(slug)).fused_width)
