@@ -25,7 +25,7 @@ def helpers(places):
         "tex": lambda x: latex.number(x, places),
         "vec": lambda v: latex.vector(v, places),
         "mat": lambda M: latex.matrix(M, places),
-        "tensor": lambda T: tensors.tensor(T, places),
+        "tensor": lambda T, stacked=False: tensors.tensor(T, places, stacked),
         "dots": lambda q, k: latex.dot_expansion(q, k, places),
         "score_expansions": lambda Q, K: latex.score_expansions(Q, K, places),
         "wsum": lambda w, V: latex.weighted_sum(w, V, places),

@@ -100,7 +100,8 @@ class TestHeadCosts:
 
     def test_table(self):
         lines = head_costs.table(3, 4, [1, 2]).splitlines()
-        assert lines[2] == "| 1 | 4 | 64 | 264 | 1 of 3 × 3 |" and lines[3] == "| 2 | 2 | 64 | 264 | 2 of 3 × 3 |"
+        # score entries: h · n · n = 9, then 18
+        assert lines[2] == "| 1 | 4 | 64 | 264 | 9 |" and lines[3] == "| 2 | 2 | 64 | 264 | 18 |"
 
 
 class TestTensorLatex:
@@ -113,6 +114,12 @@ class TestTensorLatex:
 
     def test_whole_numbers_stay_whole(self):
         assert tensors.tensor(np.ones((1, 1, 2)), 3) == r"\left[\; \begin{bmatrix} 1 & 1 \end{bmatrix} \;\right]"
+
+    def test_stacked_puts_the_matrices_one_under_the_other(self):
+        assert tensors.tensor(np.ones((2, 1, 1)), 2, stacked=True) == (
+            r"\left[\; \begin{matrix} \begin{bmatrix} 1 \end{bmatrix}, \\ {} \\ "
+            r"\begin{bmatrix} 1 \end{bmatrix} \end{matrix} \;\right]"
+        )
 
     def test_shape(self):
         assert tensors.shape(np.zeros((2, 3, 2))) == "(2, 3, 2)"

@@ -2,10 +2,9 @@
 h heads of width d_model / h, from macros.engine.cost."""
 
 from macros.engine import cost
-from macros.render.numbers import format_number
 from macros.render.tables import markdown_table
 
-HEADER = ["heads $h$", "head width $d_k$", "parameters", "multiply-adds", "score matrices"]
+HEADER = ["$h$", "$d_k$", "parameters", "multiply-adds", "scores held"]
 
 
 def rows(n, d_model, head_counts):
@@ -14,10 +13,10 @@ def rows(n, d_model, head_counts):
 
 
 def table(n, d_model, head_counts):
-    """A Markdown table of ``rows``; counts are whole numbers."""
+    """A Markdown table of ``rows``: counts are whole numbers, written as they are. The last
+    column is h · n · n, the scores held at once, the one count that grows with h."""
     cells = [
-        [str(r["heads"]), str(r["d_k"]), format_number(r["parameters"], 0), format_number(r["macs"], 0)]
-        + [f"{r['heads']} of {n} × {n}"]
+        [str(r[key]) for key in ("heads", "d_k", "parameters", "macs", "score_numbers")]
         for r in rows(n, d_model, head_counts)
     ]
     return markdown_table(HEADER, cells)

@@ -16,11 +16,13 @@ def entry(x, places, whole):
     return format_number(x, places, minus="-", whole=whole)
 
 
-def tensor(T, places):
+def tensor(T, places, stacked=False):
     """LaTeX for a 3-axis array: its matrices T[0], T[1], ... in one bracket.
 
     One form for the whole array, as for a matrix: all whole numbers, or all with ``places``
-    decimals, judged on the finite entries.
+    decimals, judged on the finite entries. ``stacked`` puts the matrices one under the
+    other, as numpy prints them, for arrays too wide to sit side by side on a phone; an empty row
+    keeps a gap between them whatever their height.
     """
     T = np.asarray(T, dtype=float)
     if T.ndim != 3:
@@ -32,6 +34,8 @@ def tensor(T, places):
         + r" \end{bmatrix}"
         for M in T
     ]
+    if stacked:
+        return r"\left[\; \begin{matrix} " + r", \\ {} \\ ".join(parts) + r" \end{matrix} \;\right]"
     return r"\left[\; " + r",\; ".join(parts) + r" \;\right]"
 
 
