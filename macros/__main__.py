@@ -18,53 +18,49 @@ from macros.render.numbers import format_values
 from macros.sources import fixture
 
 
-class PathError(LessonError):
-    """A ``--path`` that names no value of the trace."""
-
-
 def select(data, path, trace):
     """The value at a dotted path of the trace's JSON form: 'heads.1.weights.0'."""
-    objects = trace
-    for part in path.split("."):
-        if isinstance(data, list):
-            if not part.isdigit() or int(part) >= len(data):
-                raise PathError(f"--path {path}: expected a position from 0 to {len(data) - 1}, got {part!r}")
-            data, objects = data[int(part)], objects[int(part)] if objects is not None else None
-        elif isinstance(data, dict) and part in data:
-            data, objects = data[part], getattr(objects, part, None)
-        else:
-            friendly = missing.message(objects, part) if objects is not None else None
-            known = sorted(data) if isinstance(data, dict) else []
-            raise PathError(f"--path {path}: " + (friendly or f"no value {part!r}; the values are {', '.join(known)}"))
-    return data
+    try:
+        return missing.select(data, path, trace)
+    except missing.PathError as error:
+        raise missing.PathError(f"--path {error}") from None
 
 
-def _shown(value, places):
-    return "masked" if value is None else format_values([value], places)[0]
+# In the JSON form null means "masked" in scaled and shifted, and "too large for float64" in
+# the unshifted exponentials, the only fields allowed to overflow.
+OVERFLOW_FIELDS = {"plain_exps", "plain_sums"}
 
 
-def readable(value, places, indent=""):
+def _shown(value, places, name=""):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "overflow" if name in OVERFLOW_FIELDS else "masked"
+    return format_values([value], places)[0]
+
+
+def readable(value, places, indent="", name=""):
     """Rows on one line, numbers rounded to ``places``, columns aligned: for reading."""
     if isinstance(value, dict):
         lines = []
-        for name, inner in value.items():
+        for key, inner in value.items():
             if isinstance(inner, list | dict):
-                lines += [f"{indent}{name}:", readable(inner, places, indent + "  ")]
+                lines += [f"{indent}{key}:", readable(inner, places, indent + "  ", key)]
             else:
-                lines.append(f"{indent}{name}: {_shown(inner, places)}")
+                lines.append(f"{indent}{key}: {_shown(inner, places, key)}")
         return "\n".join(lines)
     if isinstance(value, list) and value and isinstance(value[0], dict):
         parts = []
         for i, inner in enumerate(value):
-            parts += [f"{indent}[{i}]", readable(inner, places, indent + "  ")]
+            parts += [f"{indent}[{i}]", readable(inner, places, indent + "  ", name)]
         return "\n".join(parts)
     if isinstance(value, list) and value and isinstance(value[0], list):
-        rows = [[_shown(x, places) for x in row] for row in value]
+        rows = [[_shown(x, places, name) for x in row] for row in value]
         width = max(len(text) for row in rows for text in row)
         return "\n".join(indent + "  ".join(text.rjust(width) for text in row) for row in rows)
     if isinstance(value, list):
-        return indent + "  ".join(_shown(x, places) for x in value)
-    return indent + _shown(value, places)
+        return indent + "  ".join(_shown(x, places, name) for x in value)
+    return indent + _shown(value, places, name)
 
 
 def trace_command(args):

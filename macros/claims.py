@@ -15,13 +15,22 @@ from macros.errors import ClaimError
 from macros.render.numbers import as_shown, format_values
 
 
+def one_row(values):
+    """The numbers of one row; a matrix (even 1 × n) is refused, since its winner is not a position."""
+    values = np.asarray(values, dtype=float)
+    if values.ndim != 1:
+        shape = "×".join(str(n) for n in values.shape)
+        raise ClaimError(f"expected one row of numbers, got a {shape} matrix (pick a row, e.g. weights[0])")
+    return values
+
+
 def argmax(values, places=None):
     """Position of the largest value; a tie is not a single answer, so it is refused.
 
     With ``places``, values that look equal when shown to that many decimals count as a
     tie too: prose must not name a winner the reader cannot see.
     """
-    values = np.asarray(values, dtype=float)
+    values = one_row(values)
     compared = values if places is None else as_shown(values, places)
     best = int(np.argmax(compared))
     if np.sum(compared == compared[best]) > 1:

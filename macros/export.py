@@ -16,38 +16,30 @@ from macros import notebooks
 from macros.book import Book, PageError, page_meta
 from macros.sources import folders
 
-# What the real site uses, minus everything of its own (plugin, hooks, strict-mode switch).
-MARKDOWN_EXTENSIONS = [
-    "admonition",
-    "attr_list",
-    "md_in_html",
-    "tables",
-    {"toc": {"permalink": True}},
-    "pymdownx.details",
-    "pymdownx.superfences",
-    {"pymdownx.arithmatex": {"generic": True}},
-]
+# Everything of the project's own in mkdocs.yml: its plugin, its hooks, what serve watches
+# and the strict-mode switch. The rest (theme, palette, stylesheets, scripts, Markdown
+# extensions) is the site as readers see it, and is written out unchanged.
+PROJECT_KEYS = ("plugins", "hooks", "watch", "strict")
 
 
-def config(book):
-    """A minimal mkdocs-material configuration for the written pages."""
+class _ConfigLoader(yaml.SafeLoader):
+    """Reads mkdocs.yml's ``!ENV [NAME, default]`` tags as their default."""
+
+
+_ConfigLoader.add_constructor("!ENV", lambda loader, node: loader.construct_sequence(node)[-1])
+
+
+def config(book, root):
+    """The site's own mkdocs.yml without the project's parts, the track's chapters in its nav."""
+    settings = yaml.load((Path(root) / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_ConfigLoader)
+    for key in PROJECT_KEYS:
+        settings.pop(key, None)
     chapters = [
         {title: [e.src for e in book.entries.values() if e.chapter == c]} for c, title in enumerate(book.titles, 1)
     ]
-    return {
-        "site_name": "Attention by Hand",
-        "docs_dir": "docs",
-        "theme": {"name": "material", "font": False, "features": ["navigation.footer", "navigation.sections"]},
-        "exclude_docs": "assets/vendor/katex/katex.min.js\n",
-        "extra_css": [
-            "assets/vendor/katex/katex.min.css",
-            "assets/css/lesson.css",
-            "assets/css/widgets.css",
-        ],
-        "extra_javascript": [{"path": "assets/js/widgets.js", "type": "module"}],
-        "markdown_extensions": MARKDOWN_EXTENSIONS,
-        "nav": [{"Home": "index.md"}, *chapters, {"Glossary": "glossary.md"}, {"Writing a lesson": "authoring.md"}],
-    }
+    nav = settings["nav"]
+    settings["nav"] = [*nav[:1], *chapters, *nav[1:]]  # after Home, as the project's hook inserts them
+    return settings
 
 
 def write(root, out):
@@ -72,5 +64,5 @@ def write(root, out):
         target = docs / "lessons" / lesson.slug / notebooks.file_name(lesson)
         target.write_bytes(notebooks.notebook_bytes(lesson))
         written.append(target)
-    (out / "mkdocs.yml").write_text(yaml.safe_dump(config(book), sort_keys=False, allow_unicode=True), "utf-8")
+    (out / "mkdocs.yml").write_text(yaml.safe_dump(config(book, root), sort_keys=False, allow_unicode=True), "utf-8")
     return written

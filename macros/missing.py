@@ -6,7 +6,10 @@ words of the lesson, never with the class names of the code behind it.
 
 import dataclasses
 
+import numpy as np
+
 from macros.engine.trace import HeadTrace, Trace
+from macros.errors import LessonError
 from macros.sources.fixture import closest_field
 from macros.sources.forms import Fixture
 
@@ -42,3 +45,29 @@ def message(obj, name):
     close = closest_field(str(name), sorted(value_names(obj)))
     hint = f"; did you mean '{close}'?" if close else ""
     return f"{word} has no value '{name}'{hint}"
+
+
+class PathError(LessonError):
+    """A dotted path (``trace --path``, ``bound(...)``) that names no value."""
+
+
+def select(data, path, objects=None):
+    """The value at a dotted path such as 'heads.1.weights.0', in nested dicts, lists and arrays.
+
+    ``objects`` is the same place in the lesson's own objects (a Trace beside its JSON form),
+    so a misspelt name is answered in the lesson's words: "head has no value 'weigths'".
+    """
+    for part in str(path).split("."):
+        if isinstance(data, list | tuple | np.ndarray):
+            if not part.isdigit() or int(part) >= len(data):
+                raise PathError(f"{path}: expected a position from 0 to {len(data) - 1}, got {part!r}")
+            data, objects = data[int(part)], objects[int(part)] if objects is not None else None
+        elif isinstance(data, dict) and part in data:
+            data, objects = data[part], getattr(objects, part, None)
+        elif not isinstance(data, dict) and part in value_names(data):
+            data, objects = getattr(data, part), None
+        else:
+            friendly = message(objects if objects is not None else data, part)
+            known = sorted(data) if isinstance(data, dict) else []
+            raise PathError(f"{path}: " + (friendly or f"no value {part!r}; the values are {', '.join(known)}"))
+    return data

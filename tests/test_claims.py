@@ -35,6 +35,12 @@ class TestArgmax:
         with pytest.raises(ClaimError, match="as shown to 3 decimals"):
             claims.argmax(values, places=3)
 
+    def test_a_one_row_matrix_is_not_a_row(self):
+        # weights of a one-query head are a 1 × 4 matrix; its "winner" would be position 0 of
+        # the flattened rows, so the caller is asked to pick the row.
+        with pytest.raises(ClaimError, match=r"expected one row of numbers, got a 1×4 matrix"):
+            claims.argmax(np.array([[0.1, 0.2, 0.6, 0.1]]))
+
     def test_positions_follow_what_is_shown(self):
         assert claims.positions_of_largest([0.46431, 0.46429, 0.07]) == [1]
         assert claims.positions_of_largest([0.46431, 0.46429, 0.07], places=3) == [1, 2]

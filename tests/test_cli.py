@@ -44,6 +44,17 @@ def test_decimals_on_the_whole_trace_name_each_value(capsys):
     assert code == 0 and lines[0] == "heads:" and "    scores:" in lines and "       2  \u22121   1  \u22123" in lines
 
 
+def test_decimals_print_the_mask_as_true_and_false(capsys):
+    # Two heads with separate projections is causal over 3 positions: row 1 sees key 1 only.
+    code, out, _ = (
+        main(["trace", "lessons/two-heads-separate-projections/fixture.yaml", "--decimals", "2"]),
+        *capsys.readouterr(),
+    )
+    lines = out.splitlines()
+    at = lines.index("    visible:")
+    assert code == 0 and lines[at + 1].split() == ["true", "false", "false"]
+
+
 @pytest.mark.parametrize(
     "path, message",
     [
@@ -55,3 +66,12 @@ def test_decimals_on_the_whole_trace_name_each_value(capsys):
 def test_a_path_that_names_nothing_is_one_line(capsys, path, message):
     code, out, err = run(capsys, "--path", path)
     assert code == 1 and out == "" and err == f"error: {message}\n"
+
+
+def test_a_bound_path_that_names_nothing_is_a_located_lesson_error():
+    # bound("heads.0.weigths") in a template walks the page's published numbers the same way.
+    from macros.missing import PathError
+    from macros.render.lesson_widgets import resolve
+
+    with pytest.raises(PathError, match=r"^heads\.0\.weigths: no value 'weigths'; the values are output, weights$"):
+        resolve({"heads": [{"weights": [[1.0]], "output": [[2.0]]}]}, "heads.0.weigths")

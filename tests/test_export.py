@@ -12,16 +12,20 @@ import yaml
 
 from macros import lessons as lesson_folders
 from macros.notebooks import notebook_bytes
-from tests.sitebuild import PROJECT, environment, page_text
+from tests.sitebuild import copy_project, environment, page_text
+
+pytestmark = pytest.mark.build  # renders every lesson and builds the result
 
 SLUGS = [folder.name for folder in lesson_folders.folders()]
 
 
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory):
+    # From a copy, so the render's caches never land in the checkout.
+    project = copy_project(tmp_path_factory.mktemp("project"))
     out = tmp_path_factory.mktemp("export")
-    command = [sys.executable, "-m", "macros", "render", str(out)]
-    result = subprocess.run(command, cwd=PROJECT, capture_output=True, text=True, timeout=300)
+    command = [sys.executable, "-m", "macros", "render", str(out), "--project", str(project)]
+    result = subprocess.run(command, cwd=project, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     return out
 

@@ -143,12 +143,12 @@ BAD = [
     ),
     pytest.param(
         GOOD.replace("causal: false", "causal: [false"),
-        "F: line 4, column 6: expected well-formed YAML, got expected ',' or ']', but got ':'",
+        "F:4: column 6: expected well-formed YAML, got expected ',' or ']', but got ':'",
         id="broken-yaml",
     ),
     pytest.param(
         GOOD + "causal: true\n",
-        "F: line 8, column 1: expected well-formed YAML, got the field 'causal' written twice",
+        "F:8: column 1: expected well-formed YAML, got the field 'causal' written twice",
         id="duplicate-key",
     ),
     pytest.param(

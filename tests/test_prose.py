@@ -4,16 +4,25 @@ The rule itself is ``macros.sources.prose.typed_decimals`` (the build runs it on
 lesson); here it runs on every page, lessons and docs, and on hand-written cases.
 """
 
-from pathlib import Path
-
 import pytest
 
 from macros.sources.prose import typed_decimals
+from tests.sitebuild import PROJECT
 
-PAGES = sorted(Path("lessons").rglob("*.md")) + sorted(Path("docs").rglob("*.md"))
+# Paths from the project, not the working folder: run from elsewhere, the test still reads
+# every page (and every shared partial, which is reader prose too).
+PAGES = [
+    *sorted((PROJECT / "lessons").rglob("*.md")),
+    *sorted((PROJECT / "docs").rglob("*.md")),
+    *sorted((PROJECT / "macros" / "explain").glob("*.j2")),
+]
 
 
-@pytest.mark.parametrize("path", PAGES, ids=str)
+def test_the_pages_are_found():
+    assert len(PAGES) > 6
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: str(p.relative_to(PROJECT)))
 def test_no_typed_decimals(path):
     assert typed_decimals(path.read_text(encoding="utf-8")) == []
 

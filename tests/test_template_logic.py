@@ -3,13 +3,12 @@
 The measure is ``macros.lint``; the hand-counted templates below pin down what it counts.
 """
 
-from pathlib import Path
-
 import pytest
 
 from macros import lint
+from tests.sitebuild import PROJECT
 
-LESSONS = sorted(Path("lessons").glob("*/lesson.md"))
+LESSONS = sorted((PROJECT / "lessons").glob("*/lesson.md"))
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.parent.name)

@@ -42,7 +42,7 @@ def test_a_good_track(tmp_path):
 @pytest.mark.parametrize(
     "track_text, expected",
     [
-        ("chapters: [", "track.yaml: line 1, column 12: expected well-formed YAML, got expected the node content"),
+        ("chapters: [", "track.yaml:1: column 12: expected well-formed YAML, got expected the node content"),
         ("chapter:\n  - title: x\n", "track.yaml: expected a mapping with one field, chapters, got a mapping"),
         (
             "chapters:\n  - title: First\n    lessons:\n",
@@ -67,7 +67,7 @@ def test_track_mistakes(tmp_path, track_text, expected):
     [
         (
             FRONT.replace("kind: worked example", "kind: [worked"),
-            "one/lesson.md: line 5, column 8: expected well-formed YAML",
+            "one/lesson.md:5: column 8: expected well-formed YAML",
         ),
         (
             FRONT.replace("minutes: 10", "minutes: ten"),

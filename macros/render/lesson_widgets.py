@@ -6,20 +6,15 @@ binds them to the page's lesson under the names a template uses.
 
 import numpy as np
 
+from macros import missing
 from macros.engine import variants
 from macros.render import figures, numbers, widgets
 
 
 def resolve(data, path):
-    """A dotted path into nested dicts, lists and arrays: 'heads.0.weights.2'."""
-    for part in str(path).split("."):
-        if part.isdigit():
-            data = data[int(part)]
-        elif isinstance(data, dict):
-            data = data[part]
-        else:
-            data = getattr(data, part)
-    return data
+    """A dotted path into nested dicts, lists and arrays: 'heads.0.weights.2'; a path that
+    names nothing is a located error in the lesson's words, never a KeyError."""
+    return missing.select(data, path)
 
 
 def key_labels(lesson):

@@ -49,9 +49,11 @@ def parse(text, file, first_line=1, error=SourceError):
         return yaml.load(text, Loader=_StrictLoader)
     except yaml.YAMLError as problem:
         mark = getattr(problem, "problem_mark", None)
-        where = f"line {mark.line + first_line}, column {mark.column + 1}" if mark else ""
         found = getattr(problem, "problem", None) or str(problem)
-        raise error(file, where, "well-formed YAML", found) from None
+        if mark is None:
+            raise error(file, "", "well-formed YAML", found) from None
+        # file:LINE: as every located message starts; the column says where on the line.
+        raise error(file, f"column {mark.column + 1}", "well-formed YAML", found, line=mark.line + first_line) from None
 
 
 def read(file, error=SourceError):

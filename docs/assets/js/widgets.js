@@ -524,6 +524,20 @@ export function bindTexts(elements, data, places) {
   return texts;
 }
 
+// A trace field as a reader names it: "heads[0].scores" is "the scores of head 1".
+const FIELD_WORDS = {
+  Q: "the queries", K: "the keys", V: "the values", scores: "the scores", scale: "the scale",
+  scaled: "the scaled scores", shift: "the row maxima", shifted: "the shifted scores",
+  exps: "the exponentials", sums: "their sums", weights: "the weights", output: "the readings",
+  concat: "the joined readings", W_O: "the output projection",
+};
+
+export function inWords(field) {
+  const head = /^heads\[(\d+)\]\.(\w+)$/.exec(field);
+  if (head) return `${FIELD_WORDS[head[2]] ?? head[2]} of head ${Number(head[1]) + 1}`;
+  return field === "output" ? "the layer's output" : FIELD_WORDS[field] ?? field;
+}
+
 function makeLab(element, page) {
   const name = element.dataset.lab;
   const editors = [...element.querySelectorAll(".abh-editor[data-field][data-initial]")].map(makeEditor);
@@ -570,7 +584,7 @@ function makeLab(element, page) {
     }
     const field = overflowed(data);
     if (field) {
-      say(`With these entries ${field} overflows: the numbers are too large for float64 arithmetic. ${KEPT}`);
+      say(`With these entries, ${inWords(field)} would be too large to compute. ${KEPT}`);
       return;
     }
     data.average = headAverage(data);
