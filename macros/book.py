@@ -18,7 +18,7 @@ from pathlib import Path
 import jinja2
 import yaml
 
-from macros import context, lessons, missing, unseen
+from macros import context, lessons, missing, notebooks, unseen
 from macros.errors import LessonError, SourceError
 from macros.render import track as track_render
 from macros.render import widgets
@@ -243,7 +243,8 @@ class Book:
         if slug in self.entries:
             lesson, entry = self.lessons[slug], self.entries[slug]
             data = widgets.lesson_data(slug, entry.title, lesson.decimals, lesson.plain_fixture, entry.meta)
-            markdown = with_facts(markdown, track_render.facts(entry, self.entries) + "\n" + data + "\n")
+            facts = track_render.facts(entry, self.entries) + "\n" + notebooks.page_link(lesson) + "\n" + data
+            markdown = with_facts(markdown, facts + "\n")
         return markdown
 
     def check_prose(self, name, path):

@@ -7,8 +7,8 @@ figures in ``macros.render``, claims in ``macros.claims``, variants in the engin
 import numpy as np
 
 from macros import claims, explain, facts, glossary, unseen, whatif
-from macros.engine import steps, variants
-from macros.render import arithmetic, latex, lesson_widgets, numbers, tables, widgets
+from macros.engine import fused, steps, variants
+from macros.render import arithmetic, head_costs, latex, lesson_widgets, numbers, tables, tensors, widgets
 
 
 def and_list(items):
@@ -27,6 +27,7 @@ def helpers(places):
         "mat": lambda M: latex.matrix(M, places),
         "masked_mat": lambda M, visible, hidden="0": latex.masked_matrix(M, visible, places, hidden),
         "masked_vec": lambda v, visible, hidden=r"-\infty": latex.masked_vector(v, visible, places, hidden),
+        "tensor": lambda T, stacked=False: tensors.tensor(T, places, stacked),
         "dots": lambda q, k: latex.dot_expansion(q, k, places),
         "score_expansions": lambda Q, K: latex.score_expansions(Q, K, places),
         "wsum": lambda w, V: latex.weighted_sum(w, V, places),
@@ -116,6 +117,12 @@ def site_context():
         "visible_part": lambda values, visible: np.asarray(values)[np.asarray(visible, dtype=bool)],
         "reorder_row_blocks": variants.reorder_row_blocks,
         "head_average": variants.head_average,
+        # The same layer computed the way code runs it: fused projections, batched heads.
+        "fused_attention": fused.run,
+        "torch_layout": fused.torch_layout,
+        "shape": tensors.shape,
+        "head_cost_table": head_costs.table,
+        "head_cost_rows": head_costs.rows,
         "positions": claims.positions_of_largest,
         "and_list": and_list,
         "sym": glossary.sym,

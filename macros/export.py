@@ -1,7 +1,7 @@
 """The book as plain Markdown: ``python -m macros render DIR``.
 
 Every page (lessons, home with its track map, glossary, author guide) is written with
-every number filled in and no template syntax left, beside the site's assets and a
+every number filled in and no template syntax left, beside each lesson's notebook, the site's assets and a
 minimal mkdocs.yml (Material, no macros plugin, no project hooks). This is what another
 site generator would start from; math stays as arithmatex markup (``\\(...\\)``), which
 ``macros.render.katex`` typesets from built HTML, or KaTeX's own script in the browser.
@@ -12,6 +12,7 @@ from pathlib import Path
 
 import yaml
 
+from macros import notebooks
 from macros.book import Book, PageError, page_meta
 from macros.sources import folders
 
@@ -58,6 +59,10 @@ def write(root, out):
         target = docs / src_uri
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(book.render(src_uri, path, page_meta(path)), encoding="utf-8")
+        written.append(target)
+    for lesson in book.lessons.values():  # each lesson's notebook beside its page, as on the site
+        target = docs / "lessons" / lesson.slug / notebooks.file_name(lesson)
+        target.write_bytes(notebooks.notebook_bytes(lesson))
         written.append(target)
     (out / "mkdocs.yml").write_text(yaml.safe_dump(config(book, root), sort_keys=False, allow_unicode=True), "utf-8")
     return written

@@ -37,6 +37,11 @@ GLOSSARY = {
     "Z": (r"Z", "a head's readings, A V: one row z per query"),
     "W_O": (r"W_O", "output projection, (h · d_v) × d_model, applied after concatenation"),
     "Y": (r"Y", "the layer's output, Concat(Z^(1), …, Z^(h)) W_O"),
+    "W_Q_all": (r"W_Q^{\text{all}}", "every head's W_Q side by side, d_model × (h · d_k): one product, all heads"),
+    "W_K_all": (r"W_K^{\text{all}}", "every head's W_K side by side, d_model × (h · d_k)"),
+    "W_V_all": (r"W_V^{\text{all}}", "every head's W_V side by side, d_model × (h · d_v)"),
+    "transpose": (r"W^\top", "the transpose of W, rows made columns; PyTorch stores a projection this way, (out, in)"),
+    "masked": (r"-\infty", "a hidden key's score before the softmax: its exponential, and so its weight, is 0"),
 }
 
 

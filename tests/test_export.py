@@ -10,9 +10,13 @@ import sys
 import pytest
 import yaml
 
+from macros import lessons as lesson_folders
+from macros.notebooks import notebook_bytes
 from tests.sitebuild import copy_project, environment, page_text
 
 pytestmark = pytest.mark.build  # renders every lesson and builds the result
+
+SLUGS = [folder.name for folder in lesson_folders.folders()]
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +49,7 @@ def test_the_configuration_has_no_macros_plugin_and_no_hooks(exported):
 def test_no_template_syntax_is_left(exported):
     pages = sorted((exported / "docs").rglob("*.md"))
     lessons = [page for page in pages if page.parts[-3] == "lessons"]
-    assert len(lessons) == 6 and (exported / "docs" / "index.md") in pages
+    assert len(lessons) == len(SLUGS) and (exported / "docs" / "index.md") in pages
     for page in lessons + [exported / "docs" / "index.md", exported / "docs" / "glossary.md"]:
         text = page.read_text(encoding="utf-8")
         assert "{{" not in text and "{%" not in text and "{#" not in text, page
@@ -72,3 +76,13 @@ def test_the_home_page_keeps_its_track_map(built):
     text = page_text((built / "index.html").read_text(encoding="utf-8"))
     for title in ("Attention by hand", "Tracing two heads by hand", "Compare heads before averaging them"):
         assert title in text
+
+
+def test_each_lesson_carries_its_notebook_and_links_it(exported, built):
+    # The strict build of the written folder checks each page's link to its notebook.
+    for slug in SLUGS:
+        written = exported / "docs" / "lessons" / slug / f"{slug}.ipynb"
+        assert written.read_bytes() == notebook_bytes(lesson_folders.load(lesson_folders.LESSONS / slug)), slug
+        assert (built / "lessons" / slug / f"{slug}.ipynb").is_file(), slug
+        page = (built / "lessons" / slug / "lesson" / "index.html").read_text(encoding="utf-8")
+        assert f'href="../{slug}.ipynb">open the notebook</a>' in page, slug

@@ -21,6 +21,7 @@ from macros.errors import LessonError
 from macros.notebooks import extra, file_name, notebook_bytes
 from macros.notebooks.checks import published
 from macros.notebooks.layer import describe
+from tests.sitebuild import build, edit
 
 SLUGS = [folder.name for folder in lessons.folders()]
 KERNEL = "attention-by-hand-python"
@@ -57,6 +58,20 @@ def execute(nb, kernel_specs):
     manager = KernelManager(kernel_name=KERNEL, kernel_spec_manager=kernel_specs)
     NotebookClient(nb, km=manager, timeout=120).execute()
     return nb
+
+
+def cell_with(nb, text):
+    """The one code cell whose source holds ``text``: the page check, the torch comparison."""
+    (found,) = [cell for cell in code_cells(nb) if text in cell.source]
+    return found
+
+
+def page_check(nb):
+    return cell_with(nb, "page = {}")
+
+
+def torch_cell(nb):
+    return cell_with(nb, "import torch")
 
 
 def text_output(cell):
@@ -143,11 +158,11 @@ class TestGenerated:
             ("tracing-two-heads", True),  # d_model = 4, two heads of width 2
             ("two-heads-separate-projections", True),
             ("compare-heads-before-averaging", False),  # head 1 has d_k = 4, head 2 d_k = 1
+            ("from-hand-to-code", True),  # d_model = 4, two causal heads of width 2, its own cells after
         ],
     )
     def test_multihead_attention_is_compared_where_the_heads_fit_it(self, slug, compared):
-        torch_cell = code_cells(read(notebook_bytes(load(slug))))[-1]
-        assert ("torch.nn.MultiheadAttention(" in torch_cell.source) is compared
+        assert ("torch.nn.MultiheadAttention(" in torch_cell(read(notebook_bytes(load(slug)))).source) is compared
 
 
 class TestFixtureEdits:
@@ -163,6 +178,49 @@ class TestFixtureEdits:
         assert "    [2.375, -1],\n" in new
         old_output, new_output = repr(float(before.trace.output[0, 0])), repr(float(after.trace.output[0, 0]))
         assert old_output in old and old_output not in new and new_output in new
+
+
+@pytest.mark.build
+class TestPublishedWithTheSite:
+    def test_every_lesson_page_links_its_notebook_published_beside_it(self, site):
+        for slug in SLUGS:
+            page = (site.site / "lessons" / slug / "index.html").read_text(encoding="utf-8")
+            assert f'href="{slug}.ipynb">open the notebook</a>' in page, slug
+            published_bytes = (site.site / "lessons" / slug / f"{slug}.ipynb").read_bytes()
+            assert published_bytes == notebook_bytes(load(slug)), slug
+
+    def test_a_fixture_edit_gives_a_notebook_with_the_new_numbers(self, project):
+        # The same edit as tests/test_site.py makes to this page: the third input row.
+        slug = "two-heads-separate-projections"
+        edit(project / "lessons" / slug / "fixture.yaml", "- [1, 1, -1, 1]", "- [2, 1, -1, 3]")
+        result = build(project)
+        assert result.returncode == 0, result.output
+        text = all_source((result.site / "lessons" / slug / f"{slug}.ipynb").read_bytes())
+        edited = lessons.load(project / "lessons" / slug)
+        assert "    [2, 1, -1, 3],\n" in text and "    [1, 1, -1, 1],\n" not in text
+        assert repr(float(edited.trace.output[2, 0])) in text
+        assert repr(float(load(slug).trace.output[2, 0])) not in text
+
+    def test_a_lessons_own_cells_reach_the_published_notebook(self, project):
+        slug = "attention-by-hand"
+        (project / "lessons" / slug / extra.FILE).write_text("# %%\nprint('my own experiment')\n")
+        result = build(project)
+        assert result.returncode == 0, result.output
+        cells = read((result.site / "lessons" / slug / f"{slug}.ipynb").read_bytes()).cells
+        assert cells[-1].source == "print('my own experiment')"
+
+
+class TestTheFusedLessonsOwnCells:
+    @pytest.mark.slow
+    def test_the_fused_computation_agrees_and_shows_the_layout_trap(self, executed):
+        printed = "".join(text_output(cell) for cell in code_cells(executed["from-hand-to-code"]))
+        assert "The fused output equals the head-by-head output to within 1e-12." in printed
+        assert "forgot_the_transpose =" in printed
+
+    def test_they_come_after_the_checks(self):
+        nb = read(notebook_bytes(load("from-hand-to-code")))
+        cells = code_cells(nb)
+        assert cells.index(torch_cell(nb)) < cells.index(cell_with(nb, "output_fused = concat_fused @ W_O"))
 
 
 class TestLessonCells:
@@ -196,12 +254,11 @@ class TestLessonCells:
 class TestExecuted:
     @pytest.mark.parametrize("slug", SLUGS)
     def test_agrees_with_the_page(self, slug, executed):
-        check = code_cells(executed[slug])[-2]
-        assert "results agree with the lesson page" in text_output(check)
+        assert "results agree with the lesson page" in text_output(page_check(executed[slug]))
 
     @pytest.mark.parametrize("slug", SLUGS)
     def test_prints_every_step(self, slug, executed):
-        for cell in code_cells(executed[slug])[1:-2]:
+        for cell in code_cells(executed[slug])[1:]:  # after the imports, every cell prints
             assert text_output(cell).strip(), cell.source
 
     def test_a_notebook_that_disagrees_with_the_page_fails(self, kernel_specs):
@@ -217,14 +274,14 @@ class TestExecuted:
         try:
             import torch  # noqa: F401
         except ImportError:
-            assert "Skipped the comparison with PyTorch" in text_output(code_cells(executed[slug])[-1])
+            assert "Skipped the comparison with PyTorch" in text_output(torch_cell(executed[slug]))
         else:
             pytest.skip("torch is installed")
 
     @pytest.mark.parametrize("slug", SLUGS)
     def test_torch_agrees_where_installed(self, slug, executed):
         pytest.importorskip("torch")
-        printed = text_output(code_cells(executed[slug])[-1])
+        printed = text_output(torch_cell(executed[slug]))
         for head in describe(load(slug)).heads:
             assert f"head {head.number}: torch.nn.functional.scaled_dot_product_attention agrees." in printed
         assert ("torch.nn.MultiheadAttention agrees" in printed) is bool(describe(load(slug)).fused_width)

@@ -164,3 +164,18 @@ def port_answers(port):
     with socket.socket() as s:
         s.settimeout(1)
         return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def test_a_fixture_edit_remakes_the_notebook(server, project):
+    notebook = f"{LESSON}/two-heads-separate-projections.ipynb"
+
+    def served():
+        url = f"http://127.0.0.1:{server.port}/{notebook}"
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.read().decode("utf-8")
+
+    assert "[1, 1, -1, 1]" in served()
+    edit(project / LESSON / "fixture.yaml", "- [1, 1, -1, 1]", "- [2, 1, -1, 3]")
+    server.wait_for(LESSON, "0.503", present=False)  # the page was rebuilt
+    text = served()
+    assert "[2, 1, -1, 3]" in text and "[1, 1, -1, 1]" not in text

@@ -1,7 +1,8 @@
 """A runnable notebook for every lesson, generated from the lesson's numbers and trace.
 
 ``notebook_bytes(lesson)`` gives the file's bytes and ``file_name(lesson)`` its name,
-``<slug>.ipynb``, for publishing beside the lesson page; ``python -m macros.notebooks OUTDIR``
+``<slug>.ipynb``, for publishing beside the lesson page (macros/site/notebooks.py), and
+``page_link(lesson)`` the page's link to it; ``python -m macros.notebooks OUTDIR``
 writes every lesson's notebook into OUTDIR.
 
 A notebook is plain numpy (it never imports this project): the lesson's numbers as arrays,
@@ -17,6 +18,6 @@ use every variable the notebook defines (``X``, ``W_Q1``, ``weights2``, ``output
 a head's arrays carry its number, except in a lesson with a single head). See extra.py.
 """
 
-from macros.notebooks.build import file_name, notebook, notebook_bytes
+from macros.notebooks.build import file_name, notebook, notebook_bytes, page_link
 
-__all__ = ["file_name", "notebook", "notebook_bytes"]
+__all__ = ["file_name", "notebook", "notebook_bytes", "page_link"]

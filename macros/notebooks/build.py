@@ -21,6 +21,19 @@ def file_name(lesson):
     return f"{lesson.slug}.ipynb"
 
 
+def page_link(lesson):
+    """The line under the lesson's title that links its notebook, published beside the page.
+
+    A Markdown link relative to the page's source, so the strict build checks that it resolves.
+    """
+    return (
+        '<div class="lesson-notebook" markdown>\n'
+        f"Run it yourself: [open the notebook]({file_name(lesson)}){{: download }}, every step of this "
+        "lesson in a few lines of numpy, for Jupyter or any editor that opens notebooks.\n"
+        "</div>\n"
+    )
+
+
 def title(lesson, page_url):
     meta = lesson.meta
     return markdown(

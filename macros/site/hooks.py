@@ -117,6 +117,7 @@ def with_chapters(config):
 def on_files(files, config):
     """The site's files beyond docs/: each step below adds its own (one function each)."""
     add_lessons(files, config)
+    add_notebooks(files, config)
     mark_untouched(files, config)
     return files
 
@@ -201,6 +202,13 @@ on_page_context = CombinedEvent(_readable_math_in, _readable_math_out)
 
 
 # ---------------------------------------------------------------- math
+
+
+def add_notebooks(files, config):
+    """Each lesson's notebook beside its page (macros/site/notebooks.py)."""
+    from macros.site import notebooks
+
+    notebooks.publish(files, config, project_root(config))
 
 
 _renderer = None

@@ -1,0 +1,30 @@
+"""Each lesson's notebook published beside its page: lessons/<slug>/<slug>.ipynb.
+
+The notebooks are site files made at build time (MkDocs' ``File.generated``), never
+written into the sources, so the strict build's link check sees the page's link to its
+notebook, and ``mkdocs serve`` remakes a notebook whenever its lesson's folder changes
+(mkdocs.yml watches lessons/). A lesson whose sources fail gets no notebook: its page
+shows the mistake instead.
+"""
+
+from mkdocs.structure.files import File
+
+from macros.book import Book
+from macros.notebooks import file_name, notebook_bytes
+
+
+def src_uri(lesson):
+    return f"lessons/{lesson.slug}/{file_name(lesson)}"
+
+
+def book_of(config, root):
+    """The book the macros plugin computed in its on_config (macros/site/plugin.py), or a new one."""
+    book = getattr(config.plugins.get("macros"), "book", None)
+    return book if book is not None else Book(root)
+
+
+def publish(files, config, root):
+    """Add one generated notebook per lesson that computed, to the site's files."""
+    for lesson in book_of(config, root).lessons.values():
+        files.append(File.generated(config, src_uri(lesson), content=notebook_bytes(lesson)))
+    return files
