@@ -18,8 +18,9 @@ from macros.sources.forms import Fixture, GivenQKV, Projections, SelfAttention
 
 __all__ = ["Fixture", "GivenQKV", "Projections", "SelfAttention", "describe", "load", "validate"]
 
-SELF_FIELDS = {"tokens", "X", "causal", "heads", "W_O", "extends"}
-DIRECT_FIELDS = {"Q", "K", "V", "n_heads", "causal", "W_O", "query_labels", "key_labels", "extends"}
+# ``practice`` (new numbers for the lesson's exercise) is checked by macros/sources/practice_key.py.
+SELF_FIELDS = {"tokens", "X", "causal", "heads", "W_O", "extends", "practice"}
+DIRECT_FIELDS = {"Q", "K", "V", "n_heads", "causal", "W_O", "query_labels", "key_labels", "extends", "practice"}
 HEAD_FIELDS = ("W_Q", "W_K", "W_V")
 
 
@@ -243,7 +244,11 @@ def _line(file, path="extends"):
 
 
 def merged_data(file, seen=()):
-    """The fixture's fields, on top of the fields of the lesson it extends, if any."""
+    """The fixture's fields, on top of the fields of the lesson it extends, if any.
+
+    A parent's ``practice`` block is not inherited: it is drawn for the parent's exercise,
+    so a child that wants new numbers declares its own.
+    """
     data = read_yaml(file)
     if "extends" not in data:
         return data
@@ -259,6 +264,7 @@ def merged_data(file, seen=()):
         )
     parent_data = merged_data(parent_file, (*seen, Path(file).resolve()))
     validate(parent_file, parent_data)  # a mistake in the parent is reported under the parent's name
+    parent_data.pop("practice", None)
     return {**parent_data, **data}
 
 
