@@ -19,8 +19,8 @@ import yaml
 
 from macros import context, lessons, missing
 from macros.errors import LessonError, SourceError
+from macros.render import practice, widgets
 from macros.render import track as track_render
-from macros.render import widgets
 from macros.sources import prose, track
 
 # The front matter block as MkDocs reads it (mkdocs.utils.meta.YAML_RE).
@@ -135,6 +135,8 @@ class Book:
             meta = lesson.meta
         values.update(meta or {})
         markdown = strip_front_matter(self._render(name, values))
+        if slug is not None:
+            markdown = practice.placed(self.lessons[slug], markdown)
         if slug in self.entries:
             lesson, entry = self.lessons[slug], self.entries[slug]
             data = widgets.lesson_data(slug, entry.title, lesson.decimals, lesson.plain_fixture, entry.meta)

@@ -8,7 +8,7 @@ import numpy as np
 
 from macros import claims, explain, facts, glossary
 from macros.engine import steps, variants
-from macros.render import latex, lesson_widgets, numbers, tables, widgets
+from macros.render import latex, lesson_widgets, numbers, practice, tables, widgets
 
 
 def and_list(items):
@@ -52,6 +52,8 @@ def widget_helpers(lesson):
         "gate": widgets.gate,
         "choice": widgets.choice,
         "takeaway": widgets.takeaway,
+        # The exercise on new numbers; placed at the page's end when a lesson does not call it.
+        "practice": lambda: practice.element(lesson),
     }
 
 
