@@ -4,11 +4,13 @@ For a lesson whose fixture has ``practice:``, the build draws the first ``COUNT`
 Python (``check.check_variants``): each must pass validation and the generator's constraints,
 have no overflow and an answer; else the build stops with a located message. What the page
 needs (the generator's JSON form and variant 0's answers) is kept in
-``.cache/practice/<slug>.json`` under the block's ``check.cache_key``; a later build whose
-key is unchanged reads it back and draws nothing.
+``.cache/practice/<key>.json``, named by the block's ``check.cache_key``; a later build whose
+key is unchanged reads it back and draws nothing. ``ABH_PRACTICE_CACHE`` names another
+folder (the tests' copies of the project share the project's own this way).
 """
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,10 +28,12 @@ class Practice:
     answers: tuple  # variant 0's graded values, in the order of spec["answers"]
 
 
-def cache_file(fixture_path):
-    fixture_path = Path(fixture_path).resolve()
-    root = fixture_path.parent.parent.parent  # <root>/lessons/<slug>/fixture.yaml
-    return root / ".cache" / "practice" / f"{fixture_path.parent.name}.json"
+def cache_file(fixture_path, key):
+    folder = os.environ.get("ABH_PRACTICE_CACHE")
+    if not folder:
+        root = Path(fixture_path).resolve().parent.parent.parent  # <root>/lessons/<slug>/fixture.yaml
+        folder = root / ".cache" / "practice"
+    return Path(folder) / f"{key}.json"
 
 
 def read_cache(file, key):
@@ -57,7 +61,7 @@ def load(fixture_path, count=COUNT):
     if block is None:
         return None
     key = check.cache_key(fixture_path, block)
-    file = cache_file(fixture_path)
+    file = cache_file(fixture_path, key)
     cached = read_cache(file, key) if count <= COUNT else None
     if cached is not None:
         return cached
