@@ -97,9 +97,11 @@ class Checker:
 
     def __init__(self, file, lines=None):
         self.file = file
-        self.lines = lines if lines is not None else yamlfile.field_lines(file)
+        self.lines = lines  # read from the file only when a mistake needs its line
 
     def fail(self, path, expected, found):
+        if self.lines is None:
+            self.lines = yamlfile.field_lines(self.file)
         raise FixtureError(self.file, path, expected, found, yamlfile.line_of(self.lines, path))
 
     def fields(self, data, path, allowed, required):
