@@ -6,6 +6,7 @@ The result depends only on the practice block, the lesson's own fixture and the 
 draws and computes, so ``cache_key`` hashes exactly those.
 """
 
+import functools
 import hashlib
 import json
 from pathlib import Path
@@ -49,12 +50,20 @@ def check_variants(fixture_path, practice, count=50):
     return results
 
 
+@functools.cache
+def code_digest():
+    """The digest of the drawing code, read once per process (a build is one process)."""
+    digest = hashlib.sha256()
+    for source in SOURCES:
+        digest.update(source.name.encode())
+        digest.update(hashlib.sha256(source.read_bytes()).digest())
+    return digest.digest()
+
+
 def cache_key(fixture_path, practice):
     """A hex digest that changes when the block, the lesson's own fixture or the drawing code changes."""
     digest = hashlib.sha256()
     digest.update(json.dumps(practice, sort_keys=True, default=str).encode())
     digest.update(json.dumps(lesson_base(fixture_path), sort_keys=True).encode())
-    for source in SOURCES:
-        digest.update(source.name.encode())
-        digest.update(hashlib.sha256(source.read_bytes()).digest())
+    digest.update(code_digest())
     return digest.hexdigest()
