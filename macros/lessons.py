@@ -82,10 +82,12 @@ def compute(data):
 def load(folder):
     """One lesson, computed: raises a SourceError naming the file and field at fault."""
     folder = Path(folder)
-    data = fixture.load(folder / FIXTURE_FILE)
+    merged = fixture.merged_data(folder / FIXTURE_FILE)
+    data = fixture.validate(folder / FIXTURE_FILE, merged)
     meta = front_matter.read(folder / LESSON_FILE)
     trace = compute(data)
-    return Lesson(folder.name, folder, meta, data, trace, practice_build.load(folder / FIXTURE_FILE))
+    practice = practice_build.load(folder / FIXTURE_FILE, merged=merged, base=data.to_plain())
+    return Lesson(folder.name, folder, meta, data, trace, practice)
 
 
 def load_all(root=LESSONS):

@@ -55,12 +55,16 @@ def write_cache(file, key, practice):
         pass  # a read-only tree still builds; it only checks again next time
 
 
-def load(fixture_path, count=COUNT):
-    """The lesson's Practice, or None when its fixture has no practice block; a located PracticeError."""
-    block = practice_key.block(fixture_path)
+def load(fixture_path, count=COUNT, merged=None, base=None):
+    """The lesson's Practice, or None when its fixture has no practice block; a located PracticeError.
+
+    ``merged`` (the fixture's fields, ``extends`` resolved) and ``base`` (its JSON form) spare
+    reading the file again when the caller has them.
+    """
+    block = practice_key.block(fixture_path) if merged is None else merged.get("practice")
     if block is None:
         return None
-    key = check.cache_key(fixture_path, block)
+    key = check.cache_key(fixture_path, block, base)
     file = cache_file(fixture_path, key)
     cached = read_cache(file, key) if count <= COUNT else None
     if cached is not None:

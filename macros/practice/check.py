@@ -60,10 +60,14 @@ def code_digest():
     return digest.digest()
 
 
-def cache_key(fixture_path, practice):
-    """A hex digest that changes when the block, the lesson's own fixture or the drawing code changes."""
+def cache_key(fixture_path, practice, base=None):
+    """A hex digest that changes when the block, the lesson's own fixture or the drawing code changes.
+
+    ``base`` is the lesson's own fixture in its JSON form when the caller has it already.
+    """
     digest = hashlib.sha256()
     digest.update(json.dumps(practice, sort_keys=True, default=str).encode())
-    digest.update(json.dumps(lesson_base(fixture_path), sort_keys=True).encode())
+    base = lesson_base(fixture_path) if base is None else base
+    digest.update(json.dumps(base, sort_keys=True).encode())
     digest.update(code_digest())
     return digest.hexdigest()
