@@ -20,8 +20,8 @@ import yaml
 
 from macros import context, lessons, missing, notebooks, unseen
 from macros.errors import LessonError, SourceError
+from macros.render import practice, widgets
 from macros.render import track as track_render
-from macros.render import widgets
 from macros.sources import prose, track
 from macros.sources.folders import FIXTURE_FILE, LESSON_FILE
 
@@ -240,6 +240,8 @@ class Book:
                 markdown = unseen.enforce(name, markdown, self.lessons[slug].decimals)
             except LessonError as error:
                 raise PageError(str(error)) from None
+        if slug is not None:
+            markdown = practice.placed(self.lessons[slug], markdown)
         if slug in self.entries:
             lesson, entry = self.lessons[slug], self.entries[slug]
             data = widgets.lesson_data(slug, entry.title, lesson.decimals, lesson.plain_fixture, entry.meta)

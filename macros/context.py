@@ -8,7 +8,7 @@ import numpy as np
 
 from macros import claims, explain, facts, glossary, unseen, whatif
 from macros.engine import fused, steps, variants
-from macros.render import arithmetic, head_costs, latex, lesson_widgets, numbers, tables, tensors, widgets
+from macros.render import arithmetic, head_costs, latex, lesson_widgets, numbers, practice, tables, tensors, widgets
 
 
 def and_list(items):
@@ -72,6 +72,8 @@ def widget_helpers(lesson):
         "why": widgets.why,
         "choice": widgets.choice,
         "takeaway": widgets.takeaway,
+        # The exercise on new numbers; placed at the page's end when a lesson does not call it.
+        "practice": lambda: practice.element(lesson),
     }
 
 

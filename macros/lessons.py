@@ -15,6 +15,7 @@ from macros import engine
 from macros.engine import variants
 from macros.engine.trace import HEAD_FIELDS, LAYER_FIELDS, guarded, to_dict
 from macros.errors import FixtureError
+from macros.practice import build as practice_build
 from macros.sources import fixture, front_matter
 from macros.sources.folders import FIXTURE_FILE, LESSON_FILE, LESSONS, folders, src_uri
 from macros.sources.forms import Fixture
@@ -29,6 +30,7 @@ class Lesson:
     meta: dict
     fixture: Fixture
     trace: engine.Trace
+    practice: practice_build.Practice | None = None  # new numbers for the exercise, checked
 
     @property
     def template(self):
@@ -80,8 +82,12 @@ def compute(data):
 def load(folder):
     """One lesson, computed: raises a SourceError naming the file and field at fault."""
     folder = Path(folder)
-    data = fixture.load(folder / FIXTURE_FILE)
-    return Lesson(folder.name, folder, front_matter.read(folder / LESSON_FILE), data, compute(data))
+    merged = fixture.merged_data(folder / FIXTURE_FILE)
+    data = fixture.validate(folder / FIXTURE_FILE, merged)
+    meta = front_matter.read(folder / LESSON_FILE)
+    trace = compute(data)
+    practice = practice_build.load(folder / FIXTURE_FILE, merged=merged, base=data.to_plain())
+    return Lesson(folder.name, folder, meta, data, trace, practice)
 
 
 def load_all(root=LESSONS):

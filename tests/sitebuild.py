@@ -58,6 +58,8 @@ def add_lesson(root, folder, chapter):
 
 def environment(strict=True):
     env = {**os.environ, "STRICT": "true" if strict else "false", "NO_MKDOCS_2_WARNING": "1"}
+    # A copy's practice checks are the project's when its lessons are: one cache, keyed by content.
+    env.setdefault("ABH_PRACTICE_CACHE", str(PROJECT / ".cache" / "practice"))
     env.pop("PYTHONPATH", None)
     return env
 

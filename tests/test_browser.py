@@ -16,6 +16,7 @@ macros.render.numbers) on the bench's own fixture, never from the page's script.
 import dataclasses
 import functools
 import http.server
+import json
 import re
 import threading
 from pathlib import Path
@@ -605,3 +606,176 @@ def test_without_javascript_the_bench_shows_everything(browser, server, bench):
         assert page.locator("article input, article textarea").count() == 0
     finally:
         context.close()
+
+
+# ---------------------------------------------------------------- practice on new numbers
+#
+# Expected numbers are drawn by Python (macros/practice/generator.py) from the bench's own
+# practice block and computed by numpy; never read from the page's script.
+
+
+def practice_spec(root):
+    from macros.sources import practice_key
+
+    return practice_key.read(root / "lessons" / SLUG / "fixture.yaml")
+
+
+def drawn(root, number):
+    """(fixture, answer) of variant ``number`` of the bench, drawn in Python."""
+    from macros.practice import generator
+
+    spec, base = practice_spec(root)
+    fixture, trace = generator.variant(spec, base, number, "variant.yaml")
+    return fixture, generator.answers(spec, trace)[0]
+
+
+def practice(page):
+    return page.locator(".abh-practice")
+
+
+def practice_submit(page, text):
+    field = practice(page).locator("input.abh-answer")
+    field.fill(text)
+    field.press("Enter")
+
+
+def practice_result(page):
+    return practice(page).locator(".abh-result")
+
+
+def shown_fixture(page):
+    return json.loads(practice(page).get_attribute("data-fixture"))
+
+
+def test_practice_the_same_variant_gives_the_same_numbers_and_two_variants_differ(reader, bench_site, bench):
+    page = reader.open(LESSON + "?variant=7")
+    expect(practice(page)).to_have_attribute("data-variant", "7")
+    seven = shown_fixture(page)
+    assert seven == drawn(bench_site.root, 7)[0]
+    page.reload()
+    assert shown_fixture(page) == seven
+    page.get_by_role("button", name="New numbers").click()
+    expect(practice(page)).to_have_attribute("data-variant", "8")
+    assert page.url.endswith("?variant=8")
+    assert shown_fixture(page) == drawn(bench_site.root, 8)[0] != seven
+    answer = float(practice(page).locator("li.abh-practice-check").get_attribute("data-answer"))
+    assert answer == pytest.approx(drawn(bench_site.root, 8)[1], abs=1e-12)
+    page.goto(reader.base + LESSON)
+    expect(practice(page)).to_have_attribute("data-variant", "0")
+    assert shown_fixture(page) == bench.plain_fixture
+    assert not reader.errors, reader.errors
+
+
+def test_practice_answers_right_wrong_and_on_the_boundary(reader, bench_site):
+    answer = drawn(bench_site.root, 5)[1]  # tolerance 0.02, the bench's practice block
+    page = reader.open(LESSON + "?variant=5")
+    practice_submit(page, repr(answer))
+    expect(practice_result(page)).to_have_text("✓ Within 0.02: it counts.")
+    practice_submit(page, repr(answer + 0.03))
+    expect(practice_result(page)).to_have_text("✗ Not within 0.02.")
+    practice_submit(page, repr(answer - 0.02))
+    expect(practice_result(page)).to_have_text("✓ Within 0.02: it counts.")
+    expect(practice(page).locator(".abh-attempts")).to_have_text("(3 attempts)")
+    assert not reader.errors, reader.errors
+
+
+def test_practice_hints_and_the_worked_solution_follow_the_attempts(reader, bench_site, bench):
+    spec, base = practice_spec(bench_site.root)
+    from macros.practice import generator
+
+    _, trace = generator.variant(spec, base, 3, "variant.yaml")
+    page = reader.open(LESSON + "?variant=3")
+    hints = practice(page).locator("details.abh-practice-hint")
+    solution = practice(page).locator("details.abh-practice-solution")
+    expect(hints).to_have_count(2)
+    # The bench's own hints open after 3 and 5 attempts; the practice hints follow the same ladder.
+    assert [hints.nth(i).get_attribute("data-after") for i in range(2)] == ["3", "5"]
+    solution.locator("summary").click()
+    expect(solution).not_to_have_attribute("open", "")
+    for count in range(1, 6):
+        practice_submit(page, "9")
+        opened = [count >= 3, count >= 5]
+        for i, is_open in enumerate(opened):
+            hints.nth(i).locator("summary").click()
+            if is_open:
+                expect(hints.nth(i)).to_have_attribute("open", "")
+                hints.nth(i).locator("summary").click()
+            else:
+                expect(hints.nth(i)).not_to_have_attribute("open", "")
+    solution.locator("summary").click()
+    expect(solution).to_have_attribute("open", "")
+    weights = trace["heads"][1]["weights"][2]
+    table = solution.locator("table").inner_text()
+    for weight in weights:  # the step table is this variant's, as numpy computes it
+        assert format_values([weight], bench.decimals)[0] in table
+    assert not reader.errors, reader.errors
+
+
+def test_practice_state_is_kept_per_variant_survives_a_reload_and_reset_clears_it(reader, bench_site):
+    page = reader.open(LESSON + "?variant=4")
+    practice_submit(page, "0.5")
+    expect(practice(page).locator(".abh-attempts")).to_have_text("(1 attempt)")
+    page.reload()
+    expect(practice(page).locator("input.abh-answer")).to_have_value("0.5")
+    expect(practice(page).locator(".abh-attempts")).to_have_text("(1 attempt)")
+    stored = page.evaluate(f"JSON.parse(localStorage.getItem('abh:{SLUG}'))")
+    assert stored["practice"]["4"][0]["attempts"] == 1
+    page.get_by_role("button", name="New numbers").click()  # variant 5: nothing tried there yet
+    expect(practice(page).locator(".abh-attempts")).to_have_text("")
+    expect(practice(page).locator("input.abh-answer")).to_have_value("")
+    page.goto(reader.base + LESSON + "?variant=4")
+    expect(practice(page).locator(".abh-attempts")).to_have_text("(1 attempt)")
+    page.get_by_role("button", name="Reset this lesson").click()
+    expect(practice(page).locator(".abh-attempts")).to_have_text("")
+    page.reload()
+    expect(practice(page).locator("input.abh-answer")).to_have_value("")
+    expect(practice(page).locator(".abh-attempts")).to_have_text("")
+    assert not reader.errors, reader.errors
+
+
+@pytest.mark.parametrize(
+    "value", ["-1", "1e9", "1001", "<script>alert(1)</script>", "%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E"]
+)
+def test_practice_a_hostile_variant_in_the_address_falls_back_with_a_notice(reader, value):
+    page = reader.open(LESSON + "?variant=" + value)
+    expect(practice(page)).to_have_attribute("data-variant", "0")
+    notice = practice(page).locator(".abh-practice-notice")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text("not a whole number from 0 to 1000")
+    assert page.locator("article img[src='x'], article script:not([type])").count() == 0
+    assert not reader.errors, reader.errors
+
+
+def test_practice_hostile_typed_text_is_shown_as_text(reader):
+    hostile = '<img src=x onerror="window.__hostile = 1">'
+    page = reader.open(LESSON + "?variant=2")
+    practice_submit(page, hostile)
+    expect(practice_result(page)).to_contain_text("That is not a number")
+    page.locator(".abh-takeaway textarea").fill(hostile)
+    submit(page, 0, hostile)
+    page.reload()
+    expect(practice(page).locator("input.abh-answer")).to_have_value(hostile)
+    expect(page.locator(".abh-takeaway textarea")).to_have_value(hostile)
+    expect(check_item(page, 0).locator("input")).to_have_value(hostile)
+    assert page.locator("article img[src='x']").count() == 0
+    assert page.evaluate("window.__hostile") is None
+    assert not reader.errors, reader.errors
+
+
+def test_practice_on_a_real_lesson_grades_a_drawn_variant(reader):
+    from macros.practice import generator
+    from macros.sources import practice_key
+
+    slug = "tracing-two-heads"
+    spec, base = practice_key.read(sitebuild.PROJECT / "lessons" / slug / "fixture.yaml")
+    fixture, trace = generator.variant(spec, base, 17, "variant.yaml")
+    answer = generator.answers(spec, trace)[0]
+    page = reader.open(f"lessons/{slug}/?variant=17")
+    expect(practice(page)).to_have_attribute("data-variant", "17")
+    assert shown_fixture(page) == fixture
+    practice_submit(page, repr(answer))
+    expect(practice_result(page)).to_contain_text("Within")
+    practice_submit(page, repr(answer + 1))
+    expect(practice_result(page)).to_contain_text("Not within")
+    assert not reader.errors, reader.errors
+    assert not reader.foreign, reader.foreign

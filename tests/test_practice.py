@@ -208,6 +208,7 @@ class TestBuildCheck:
         folder = tmp_path / "tracing-two-heads"
         folder.mkdir()
         text = TWO_HEADS.read_text(encoding="utf-8")
+        text = text[: text.index("practice:")]  # the lesson's own block, replaced by another
         (folder / "fixture.yaml").write_text(text + "practice: {draw: {X: {ints: [0, 1]}}}\n", encoding="utf-8")
         assert check.lesson_base(folder / "fixture.yaml") == check.lesson_base(TWO_HEADS)
 

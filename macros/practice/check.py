@@ -6,6 +6,7 @@ The result depends only on the practice block, the lesson's own fixture and the 
 draws and computes, so ``cache_key`` hashes exactly those.
 """
 
+import functools
 import hashlib
 import json
 from pathlib import Path
@@ -49,12 +50,24 @@ def check_variants(fixture_path, practice, count=50):
     return results
 
 
-def cache_key(fixture_path, practice):
-    """A hex digest that changes when the block, the lesson's own fixture or the drawing code changes."""
+@functools.cache
+def code_digest():
+    """The digest of the drawing code, read once per process (a build is one process)."""
     digest = hashlib.sha256()
-    digest.update(json.dumps(practice, sort_keys=True, default=str).encode())
-    digest.update(json.dumps(lesson_base(fixture_path), sort_keys=True).encode())
     for source in SOURCES:
         digest.update(source.name.encode())
         digest.update(hashlib.sha256(source.read_bytes()).digest())
+    return digest.digest()
+
+
+def cache_key(fixture_path, practice, base=None):
+    """A hex digest that changes when the block, the lesson's own fixture or the drawing code changes.
+
+    ``base`` is the lesson's own fixture in its JSON form when the caller has it already.
+    """
+    digest = hashlib.sha256()
+    digest.update(json.dumps(practice, sort_keys=True, default=str).encode())
+    base = lesson_base(fixture_path) if base is None else base
+    digest.update(json.dumps(base, sort_keys=True).encode())
+    digest.update(code_digest())
     return digest.hexdigest()

@@ -20,6 +20,8 @@ __all__ = ["Fixture", "GivenQKV", "Projections", "SelfAttention", "describe", "l
 
 SELF_FIELDS = {"tokens", "X", "causal", "heads", "W_O", "extends"}
 DIRECT_FIELDS = {"Q", "K", "V", "n_heads", "causal", "W_O", "query_labels", "key_labels", "extends"}
+# New numbers for the lesson's exercise: set aside here, checked by macros/sources/practice_key.py.
+ASIDE = "practice"
 HEAD_FIELDS = ("W_Q", "W_K", "W_V")
 
 
@@ -95,9 +97,11 @@ class Checker:
 
     def __init__(self, file, lines=None):
         self.file = file
-        self.lines = lines if lines is not None else yamlfile.field_lines(file)
+        self.lines = lines  # read from the file only when a mistake needs its line
 
     def fail(self, path, expected, found):
+        if self.lines is None:
+            self.lines = yamlfile.field_lines(self.file)
         raise FixtureError(self.file, path, expected, found, yamlfile.line_of(self.lines, path))
 
     def fields(self, data, path, allowed, required):
@@ -243,7 +247,11 @@ def _line(file, path="extends"):
 
 
 def merged_data(file, seen=()):
-    """The fixture's fields, on top of the fields of the lesson it extends, if any."""
+    """The fixture's fields, on top of the fields of the lesson it extends, if any.
+
+    A parent's ``practice`` block is not inherited: it is drawn for the parent's exercise,
+    so a child that wants new numbers declares its own.
+    """
     data = read_yaml(file)
     if "extends" not in data:
         return data
@@ -259,6 +267,7 @@ def merged_data(file, seen=()):
         )
     parent_data = merged_data(parent_file, (*seen, Path(file).resolve()))
     validate(parent_file, parent_data)  # a mistake in the parent is reported under the parent's name
+    parent_data.pop("practice", None)
     return {**parent_data, **data}
 
 
@@ -270,6 +279,7 @@ def load(file):
 def validate(file, data):
     """The Fixture that ``data`` (read from ``file``) describes, in whichever form it is written."""
     check = Checker(file)
+    data = {key: value for key, value in data.items() if key != ASIDE}
     if "X" in data and "Q" in data:
         check.fail("Q", "either X with heads (self-attention) or Q, K and V (given directly)", "both forms")
     if "X" in data or "heads" in data:

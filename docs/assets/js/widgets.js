@@ -12,6 +12,7 @@
  *     takeaways: {<name>: <text>},
  *     whys: {<name>: <text>},                          one line on why, beside a prediction
  *     labs: {<lab name>: {<field>: [[cell text]]}},    edited lab cells, as typed
+ *     practice: {<variant>: [{value, attempts, right}]}, new numbers (practice/widget.js)
  *     visited, tracked, done }                         read by other pages: the home
  *                                                        page's track map and the facts
  *                                                        line of lessons that require this one
@@ -24,6 +25,7 @@
 
 import { headAverage, overflowed, trace } from "./engine.js";
 import { formatValues, MINUS } from "./format.js";
+import { makePractice } from "./practice/widget.js";
 
 // ---------------------------------------------------------------- reading typed numbers
 
@@ -59,7 +61,7 @@ const storageKey = (slug) => `abh:${slug}`;
 const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 
 function emptyState() {
-  return { checks: {}, choices: {}, takeaways: {}, whys: {}, labs: {} };
+  return { checks: {}, choices: {}, takeaways: {}, whys: {}, labs: {}, practice: {} };
 }
 
 /** A lesson's stored state, or null; storage can be blocked or hold junk, and the page must still work. */
@@ -735,6 +737,12 @@ function focusableWideMath() {
 
 // ---------------------------------------------------------------- a lesson page
 
+/** The exercise on new numbers (practice/widget.js), given this module's ways of reading and grading. */
+function practiceWidgets(root, page) {
+  const tools = { parseNumber, lands, make, plural, asText, notices: INPUT_NOTICES };
+  return [...root.querySelectorAll(".abh-practice[data-spec]")].map((el) => makePractice(el, page, tools));
+}
+
 function enhanceLesson(root, lesson) {
   const page = { lesson, state: loadState(lesson.slug), choices: new Map() };
   page.gates = [...root.querySelectorAll(".abh-gate[data-gate]")].map((el) => makeGate(el, page));
@@ -750,7 +758,8 @@ function enhanceLesson(root, lesson) {
   const folds = [...root.querySelectorAll(".abh-fold[data-fold-until]")].map((el) => makeFold(el, page)).filter(Boolean);
   const whys = [...root.querySelectorAll(".abh-why[data-why]")].map((el) => makeWhy(el, page));
   const labs = [...root.querySelectorAll(".abh-lab[data-lab]")].map((el) => makeLab(el, page)).filter(Boolean);
-  const widgets = [...page.gates, ...page.choices.values(), ...reveals, ...hints, ...takeaways, ...folds, ...whys];
+  const practices = practiceWidgets(root, page);
+  const widgets = [...page.gates, ...page.choices.values(), ...reveals, ...hints, ...takeaways, ...folds, ...whys, ...practices];
 
   page.save = () => {
     page.state.visited = true;
@@ -775,7 +784,7 @@ function enhanceLesson(root, lesson) {
   }
 
   function restoreAll() {
-    [...page.gates, ...page.choices.values()].forEach((widget) => widget.restore());
+    [...page.gates, ...page.choices.values(), ...practices].forEach((widget) => widget.restore());
     labs.forEach((lab) => lab.restore());
     page.refresh();
   }
