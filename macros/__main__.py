@@ -12,7 +12,7 @@ import json
 import sys
 
 from macros import export, golden, lessons, missing
-from macros.engine.trace import to_dict
+from macros.engine.records import trace_record
 from macros.errors import LessonError
 from macros.render.numbers import format_values
 from macros.sources import fixture
@@ -69,7 +69,7 @@ def readable(value, places, indent=""):
 
 def trace_command(args):
     trace = lessons.compute(fixture.load(args.path))
-    data = to_dict(trace)
+    data = trace_record(trace)
     if args.select:
         data = select(data, args.select, trace)
     if args.decimals is None:
