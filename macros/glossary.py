@@ -28,6 +28,15 @@ GLOSSARY = {
     "Z": (r"Z", "a head's readings, A V: one row z per query"),
     "W_O": (r"W_O", "output projection, (h · d_v) × d_model, applied after concatenation"),
     "Y": (r"Y", "the layer's output, Concat(Z^(1), …, Z^(h)) W_O"),
+    "-inf": (r"-\infty", "what the mask writes in place of a hidden score; its exponential is exactly 0"),
+    "key_length": (r"L", "valid length of a padded sequence: keys after position L are padding, hidden from all"),
+    "source": (r"X_{\text{src}}", "cross-attention's source: m rows of width d_model giving the keys and values"),
+    "m": (r"m", "number of source rows (keys) in cross-attention"),
+    "T": (r"T", "temperature: the scores are divided by T before the softmax; T > 1 flattens, T < 1 sharpens"),
+    "p": (r"p", "a position, counted from 0 in the formulas of position encodings"),
+    "PE": (r"PE", "sinusoidal position encodings: one row per position, added to X before the projections"),
+    "theta": (r"\theta_i", "rotary frequency of coordinate pair i: base^(−2i/d_k)"),
+    "R": (r"R(\alpha)", "rotation of one coordinate pair by the angle α"),
 }
 
 
