@@ -9,7 +9,7 @@ import dataclasses
 import numpy as np
 
 from macros.engine import positions, scale_study, steps
-from macros.render.numbers import format_masked
+from macros.render.numbers import format_masked, format_values
 
 
 def masked_mat(M, visible, places):
@@ -49,6 +49,27 @@ def rows_sum_to_one(head, tolerance=1e-12):
     return bool(np.all(np.abs(head.weights.sum(axis=1) - 1.0) <= tolerance))
 
 
+def variances_agree(table, relative):
+    """Every sampled variance of q . k within ``relative`` of its theory d_k, and within
+    ``relative`` of 1 once divided by sqrt(d_k)."""
+    return all(abs(var - theory) <= relative * theory and abs(scaled - 1) <= relative for _, var, scaled, theory in table)
+
+
+def variance_rows(table, places):
+    """The scale study as table rows of text: d_k, measured variance, theory, scaled variance."""
+    return [
+        [str(d_k), *format_values([var, theory, scaled], places)] for d_k, var, scaled, theory in table
+    ]
+
+
+def temperature_rows(scores, temperatures, places):
+    """Rows of text: a temperature, then the weights of the scores divided by it."""
+    return [
+        [format_values([T], places)[0], ", ".join(format_values(scale_study.softmax(scores, T), places))]
+        for T in temperatures
+    ]
+
+
 def names(places):
     return {
         "masked_mat": lambda M, visible: masked_mat(M, visible, places),
@@ -57,7 +78,13 @@ def names(places):
         "recomputed": recomputed,
         "permuted": permuted,
         "softmax_row": softmax_row,
+        "softmax_parts": lambda row: steps.stable_softmax(
+            np.asarray(row, dtype=float)[None, :], np.ones((1, len(row)), dtype=bool)
+        ),
         "variance_table": scale_study.variance_table,
+        "variances_agree": variances_agree,
+        "temperature_rows": lambda scores, temperatures: temperature_rows(scores, temperatures, places),
+        "variance_rows": lambda table: variance_rows(table, places),
         "temperature_softmax": scale_study.softmax,
         "sinusoidal": positions.sinusoidal,
         "rotary_score": positions.rotary_score,
