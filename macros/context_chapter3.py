@@ -52,14 +52,14 @@ def rows_sum_to_one(head, tolerance=1e-12):
 def variances_agree(table, relative):
     """Every sampled variance of q . k within ``relative`` of its theory d_k, and within
     ``relative`` of 1 once divided by sqrt(d_k)."""
-    return all(abs(var - theory) <= relative * theory and abs(scaled - 1) <= relative for _, var, scaled, theory in table)
+    return all(
+        abs(var - theory) <= relative * theory and abs(scaled - 1) <= relative for _, var, scaled, theory in table
+    )
 
 
 def variance_rows(table, places):
     """The scale study as table rows of text: d_k, measured variance, theory, scaled variance."""
-    return [
-        [str(d_k), *format_values([var, theory, scaled], places)] for d_k, var, scaled, theory in table
-    ]
+    return [[str(d_k), *format_values([var, theory, scaled], places)] for d_k, var, scaled, theory in table]
 
 
 def temperature_rows(scores, temperatures, places):

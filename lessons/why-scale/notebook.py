@@ -6,6 +6,8 @@
 # dividing by √d_k. Change the seed or the sample size and see how close to d_k it stays.
 
 # %%
+import numpy as np
+
 rng = np.random.default_rng(7)  # the lesson's seed
 samples = 20000
 for d_k in [1, 4, 16, 64]:
