@@ -18,6 +18,11 @@ def masked_mat(M, visible, places):
     return r"\begin{bmatrix} " + r" \\ ".join(" & ".join(row) for row in rows) + r" \end{bmatrix}"
 
 
+def changed(fixture, **changes):
+    """The same lesson's numbers with some fields changed, not yet computed."""
+    return dataclasses.replace(fixture, **changes)
+
+
 def recomputed(fixture, **changes):
     """The same lesson's layer with some fields changed: causal=True, positions=None, X=...
 
@@ -26,10 +31,15 @@ def recomputed(fixture, **changes):
     return dataclasses.replace(fixture, **changes).run()
 
 
+def take_rows(M, order):
+    """The rows of M in ``order``, counted from 1 as the lessons count positions."""
+    return np.asarray(M)[[i - 1 for i in order]]
+
+
 def permuted(fixture, order):
-    """The layer on X's rows taken in ``order`` (0-based), and the same order applied to the first run."""
-    order = list(order)
-    return recomputed(fixture, X=fixture.X[order])
+    """The layer on X's rows taken in ``order`` (counted from 1), labels following their rows."""
+    labels = tuple(take_rows(fixture.query_labels, order)) if fixture.query_labels else ()
+    return recomputed(fixture, X=take_rows(fixture.X, order), query_labels=labels, key_labels=labels)
 
 
 def softmax_row(scores, visible=None):
@@ -76,7 +86,9 @@ def names(places):
         "hidden_weights_are_zero": hidden_weights_are_zero,
         "rows_sum_to_one": rows_sum_to_one,
         "recomputed": recomputed,
+        "changed": changed,
         "permuted": permuted,
+        "take_rows": take_rows,
         "softmax_row": softmax_row,
         "softmax_parts": lambda row: steps.stable_softmax(
             np.asarray(row, dtype=float)[None, :], np.ones((1, len(row)), dtype=bool)
