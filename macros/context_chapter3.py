@@ -9,6 +9,7 @@ import dataclasses
 import numpy as np
 
 from macros.engine import positions, scale_study, steps
+from macros.render import rotary_widget
 from macros.render.numbers import format_masked, format_values
 
 
@@ -80,6 +81,11 @@ def temperature_rows(scores, temperatures, places):
     ]
 
 
+def rotate(row, position, base):
+    """One query or key row turned to ``position``, pair by pair."""
+    return positions.rotary(np.asarray(row, dtype=float)[None, :], [position], base)[0]  # (d_k,)
+
+
 def names(places):
     return {
         "masked_mat": lambda M, visible: masked_mat(M, visible, places),
@@ -100,6 +106,9 @@ def names(places):
         "temperature_softmax": scale_study.softmax,
         "sinusoidal": positions.sinusoidal,
         "rotary_score": positions.rotary_score,
-        "rotate": positions.rotary,
+        "rotate": rotate,
         "rotary_frequencies": positions.rotary_frequencies,
+        "rotary_lab": lambda q, k, base, q_position, k_position, pairs: rotary_widget.lab(
+            q, k, base, q_position, k_position, pairs, places
+        ),
     }
