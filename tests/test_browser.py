@@ -549,3 +549,40 @@ def test_without_javascript_the_bench_shows_everything(browser, server, bench):
         assert page.locator("article input, article textarea").count() == 0
     finally:
         context.close()
+
+
+# ---------------------------------------------------------------- the rotary lab
+
+
+def test_rotary_lab_moves_both_positions_and_the_score_stays_put(reader):
+    """docs/assets/js/rotary-lab.js on its lesson page; expected numbers from numpy (positions.py)."""
+    from macros.engine import positions
+
+    lesson = lessons.load(sitebuild.PROJECT / "lessons" / "rotary-by-hand")
+    x, base = lesson.trace.extras["heads"][0], lesson.fixture.positions["base"]
+    q, k, a, b = (
+        x["Q_projected"][0],
+        x["K_projected"][1],
+        lesson.fixture.params["q_position"],
+        lesson.fixture.params["k_position"],
+    )
+
+    def expected(m, n):
+        return format_values([positions.rotary_score(q, k, m, n, base)], lesson.decimals)[0]
+
+    page = reader.open("lessons/rotary-by-hand/")
+    lab = page.locator(".abh-rotary")
+    score = lab.locator("[data-role='score']")
+    expect(score).to_have_text(expected(a, b))
+    lab.get_by_role("button", name="Both forward by one").click()
+    expect(lab.locator("[data-role='q-position']")).to_have_text(str(a + 1))
+    expect(lab.locator("[data-role='k-position']")).to_have_text(str(b + 1))
+    expect(score).to_have_text(expected(a + 1, b + 1))
+    assert expected(a + 1, b + 1) == expected(a, b)
+    lab.locator("input[type='range']").nth(1).fill(str(b + 3))
+    expect(lab.locator("[data-role='offset']")).to_have_text(str(b - a + 2))
+    expect(score).to_have_text(expected(a + 1, b + 3))
+    assert expected(a + 1, b + 3) != expected(a, b)
+    lab.get_by_role("button", name="Both back by one").click()
+    expect(score).to_have_text(expected(a, b + 2))
+    assert not reader.errors, reader.errors
