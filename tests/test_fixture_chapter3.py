@@ -209,3 +209,26 @@ class TestGoodKeys:
         plain = lessons.fixture.load(write(tmp_path, text)).to_plain()
         assert plain["source_tokens"] == ["p", "q"] and plain["tokens"] == ["a", "b", "c"]
         assert plain["key_length"] == [2, 1] and plain["positions"] == {"encoding": "rotary", "base": 100.0}
+
+
+class TestOnTheCommandLine:
+    def test_trace_prints_the_new_steps_under_their_names(self):
+        import json
+        import subprocess
+        import sys
+
+        path = "lessons/rotary-by-hand/fixture.yaml"
+        args = [sys.executable, "-m", "macros", "trace", path, "--path", "extras.heads.0.Q_rotated.0"]
+        result = subprocess.run(args, capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+        # Position 0 turns by nothing: the rotated first row is the projected one.
+        lesson = lessons.load(lessons.LESSONS / "rotary-by-hand")
+        assert json.loads(result.stdout) == lesson.trace.extras["heads"][0]["Q_projected"][0].tolist()
+
+
+def test_the_why_scale_notebook_cell_draws_the_lessons_sample():
+    """lessons/why-scale/notebook.py types the seed, sample size and widths the page uses."""
+    params = lessons.load(lessons.LESSONS / "why-scale").fixture.params
+    text = (lessons.LESSONS / "why-scale" / "notebook.py").read_text(encoding="utf-8")
+    assert f"default_rng({params['seed']})" in text and f"samples = {params['samples']}" in text
+    assert f"for d_k in {list(params['d_k_sizes'])}:" in text
