@@ -23,7 +23,7 @@ function slider(label, value, max, onInput) {
 function button(text, onClick) {
   const b = document.createElement("button");
   b.type = "button";
-  b.className = "md-button abh-rotary-move";
+  b.className = "abh-button abh-rotary-move";
   b.textContent = text;
   b.addEventListener("click", onClick);
   return b;
