@@ -13,6 +13,7 @@ import json
 import sys
 
 from macros import export, golden, lessons, missing, scaffold
+from macros.engine.records import trace_record
 from macros.engine.trace import to_dict
 from macros.errors import LessonError, shown_path
 from macros.render.numbers import format_values
@@ -66,7 +67,7 @@ def readable(value, places, indent="", name=""):
 
 def trace_command(args):
     trace = lessons.compute(fixture.load(args.path))
-    data = to_dict(trace)
+    data = trace_record(trace)
     if args.select:
         data = select(data, args.select, trace)
     if args.decimals is None:

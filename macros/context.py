@@ -6,7 +6,7 @@ figures in ``macros.render``, claims in ``macros.claims``, variants in the engin
 
 import numpy as np
 
-from macros import claims, explain, facts, glossary, unseen, whatif
+from macros import claims, context_chapter3, explain, facts, glossary, unseen, whatif
 from macros.engine import fused, steps, variants
 from macros.render import arithmetic, head_costs, latex, lesson_widgets, numbers, practice, tables, tensors, widgets
 
@@ -92,6 +92,7 @@ def lesson_context(lesson):
     }
     # Named facts (macros/facts.py) and the shared step partials (macros/explain/).
     names.update(facts.names(lesson.decimals))
+    names.update(context_chapter3.names(lesson.decimals))
     names["explain"] = explain.partials({**site_context(), **names})
     return names
 

@@ -42,6 +42,15 @@ GLOSSARY = {
     "W_V_all": (r"W_V^{\text{all}}", "every head's W_V side by side, d_model × (h · d_v)"),
     "transpose": (r"W^\top", "the transpose of W, rows made columns; PyTorch stores a projection this way, (out, in)"),
     "masked": (r"-\infty", "a hidden key's score before the softmax: its exponential, and so its weight, is 0"),
+    "-inf": (r"-\infty", "what the mask writes in place of a hidden score; its exponential is exactly 0"),
+    "key_length": (r"L", "valid length of a padded sequence: keys after position L are padding, hidden from all"),
+    "source": (r"X_{\text{src}}", "cross-attention's source: m rows of width d_model giving the keys and values"),
+    "m": (r"m", "number of source rows (keys) in cross-attention"),
+    "T": (r"T", "temperature: the scores are divided by T before the softmax; T > 1 flattens, T < 1 sharpens"),
+    "p": (r"p", "a position, counted from 0 in the formulas of position encodings"),
+    "PE": (r"PE", "sinusoidal position encodings: one row per position, added to X before the projections"),
+    "theta": (r"\theta_i", "rotary frequency of coordinate pair i: base^(−2i/d_k)"),
+    "R": (r"R(\alpha)", "rotation of one coordinate pair by the angle α"),
 }
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from macros import lessons
+from macros.engine.records import extras_record
 from macros.engine.trace import HEAD_FIELDS, MASK, to_dict
 from macros.render.numbers import format_masked, format_values
 
@@ -33,6 +34,17 @@ def _formatted(value, places):
 UNRECORDED = {f.name for f in HEAD_FIELDS if f.kind == MASK} | {"shifted"}
 
 
+def _formatted_tree(value, places):
+    """Extras (new steps' intermediates) formatted like the rest, mappings and lists of layers kept."""
+    if isinstance(value, dict):
+        return {name: _formatted_tree(inner, places) for name, inner in value.items()}
+    if isinstance(value, list) and value and isinstance(value[0], dict):
+        return [_formatted_tree(inner, places) for inner in value]
+    if isinstance(value, list) and value and isinstance(np.ravel(np.array(value, dtype=object))[0], bool):
+        return value
+    return _formatted(value, places)
+
+
 def record(lesson):
     trace = to_dict(lesson.trace)
     places = lesson.decimals
@@ -41,7 +53,8 @@ def record(lesson):
         for head in trace["heads"]
     ]
     rest = {name: _formatted(value, places) for name, value in trace.items() if name != "heads"}
-    return {"lesson": lesson.slug, "decimals": places, "heads": heads, **rest}
+    extras = {"extras": _formatted_tree(extras_record(lesson.trace.extras), places)} if lesson.trace.extras else {}
+    return {"lesson": lesson.slug, "decimals": places, "heads": heads, **rest, **extras}
 
 
 INNERMOST_LIST = re.compile(r"\[\s+([^\[\]]*?)\s+\]")

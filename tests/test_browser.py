@@ -532,7 +532,8 @@ def test_a_real_lesson_shows_everything_without_javascript(browser, server, path
             expect(hidden_until_chosen).to_be_visible()
         empty = "all => all.filter(e => !/[0-9]/.test(e.textContent)).map(e => e.dataset.bind)"
         assert page.eval_on_selector_all("article [data-bind]", empty) == []
-        assert page.locator("article [data-bind]").count() > 0 or page.locator(".abh-lab").count() == 0
+        # A lab shows its bound numbers without the script ("abh-label", a gate's label, is no lab).
+        assert page.locator("article [data-bind]").count() > 0 or page.locator("article .abh-lab").count() == 0
         assert page.locator("article input, article textarea").count() == 0
         assert "Lock in" not in visible_text(page)
     finally:
@@ -779,3 +780,38 @@ def test_practice_on_a_real_lesson_grades_a_drawn_variant(reader):
     expect(practice_result(page)).to_contain_text("Not within")
     assert not reader.errors, reader.errors
     assert not reader.foreign, reader.foreign
+# ---------------------------------------------------------------- the rotary lab
+
+
+def test_rotary_lab_moves_both_positions_and_the_score_stays_put(reader):
+    """docs/assets/js/rotary-lab.js on its lesson page; expected numbers from numpy (positions.py)."""
+    from macros.engine import positions
+
+    lesson = lessons.load(sitebuild.PROJECT / "lessons" / "rotary-by-hand")
+    x, base = lesson.trace.extras["heads"][0], lesson.fixture.positions["base"]
+    q, k, a, b = (
+        x["Q_projected"][0],
+        x["K_projected"][1],
+        lesson.fixture.params["q_position"],
+        lesson.fixture.params["k_position"],
+    )
+
+    def expected(m, n):
+        return format_values([positions.rotary_score(q, k, m, n, base)], lesson.decimals)[0]
+
+    page = reader.open("lessons/rotary-by-hand/")
+    lab = page.locator(".abh-rotary")
+    score = lab.locator("[data-role='score']")
+    expect(score).to_have_text(expected(a, b))
+    lab.get_by_role("button", name="Both forward by one").click()
+    expect(lab.locator("[data-role='q-position']")).to_have_text(str(a + 1))
+    expect(lab.locator("[data-role='k-position']")).to_have_text(str(b + 1))
+    expect(score).to_have_text(expected(a + 1, b + 1))
+    assert expected(a + 1, b + 1) == expected(a, b)
+    lab.locator("input[type='range']").nth(1).fill(str(b + 3))
+    expect(lab.locator("[data-role='offset']")).to_have_text(str(b - a + 2))
+    expect(score).to_have_text(expected(a + 1, b + 3))
+    assert expected(a + 1, b + 3) != expected(a, b)
+    lab.get_by_role("button", name="Both back by one").click()
+    expect(score).to_have_text(expected(a, b + 2))
+    assert not reader.errors, reader.errors

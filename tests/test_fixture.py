@@ -126,8 +126,8 @@ BAD = [
     ),
     pytest.param(
         GOOD.replace("causal: false", "casual: false"),
-        "F:3: casual: expected one of the fields W_O, X, causal, extends, heads, tokens, got an unknown field"
-        " (did you mean causal?)",
+        "F:3: casual: expected one of the fields W_O, X, causal, extends, heads, key_length, params, positions,"
+        " source, source_tokens, tokens, got an unknown field (did you mean causal?)",
         id="unknown-key",
     ),
     pytest.param(

@@ -299,9 +299,13 @@ class TestContract:
         assert {"concat", "output"} <= {f.name for f in LAYER_FIELDS}
 
     def test_every_field_of_the_record_is_declared(self):
-        """HeadTrace and Trace hold nothing unpublished: a new step cannot be left out of the JSON form."""
+        """HeadTrace and Trace hold nothing unpublished: a new step cannot be left out of the JSON form.
+
+        The one exception is ``extras``, which the trace command prints after the contract
+        (macros.engine.records.trace_record) and the twin does not produce.
+        """
         assert [f.name for f in dataclasses.fields(HeadTrace)] == [f.name for f in HEAD_FIELDS]
-        assert [f.name for f in dataclasses.fields(Trace)] == ["heads", *(f.name for f in LAYER_FIELDS)]
+        assert [f.name for f in dataclasses.fields(Trace)] == ["heads", *(f.name for f in LAYER_FIELDS), "extras"]
 
     def test_shifted_is_published_with_masked_entries_null(self, golden):
         # seed lesson, head 1 is causal: query 2 sees keys 1 and 2, scores (0, 1), scaled (0, 1/√2);
@@ -553,7 +557,7 @@ class TestValidate:
     def test_unknown_fields_are_refused(self):
         (found,) = run_node("run_validate.mjs", [{**GOOD_DIRECT, "w_o": [[1.0]], "extends": "other"}])
         assert found == [
-            "w_o: expected one of the fields K, Q, V, W_O, causal, key_labels, n_heads, query_labels, "
+            "w_o: expected one of the fields K, Q, V, W_O, causal, key_labels, n_heads, params, query_labels, "
             "got an unknown field (did you mean W_O?)",
             "extends: expected the fixture with extends resolved, got an unknown field",
         ]

@@ -75,6 +75,9 @@ class Trace:
     concat: np.ndarray = published(MATRIX)  # (n_q, h * d_v)
     W_O: np.ndarray = published(MATRIX)  # (h * d_v, d_out)
     output: np.ndarray = published(MATRIX)  # (n_q, d_out)
+    # New steps' intermediates under the names a lesson uses (macros.engine.sequence): not
+    # part of the twin's contract; the trace command prints them as "extras".
+    extras: dict = field(default_factory=dict, compare=False)
 
     @property
     def n_heads(self):

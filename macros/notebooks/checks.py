@@ -58,7 +58,7 @@ def with_torch(layer):
         f'"head {head.number}": ({head.name("Q")}, {head.name("K")}, {head.name("V")}, {head.name("reading")})'
         for head in layer.heads
     )
-    mask = ", attn_mask=tensor(visible)" if layer.causal else ""
+    mask = ", attn_mask=tensor(visible)" if layer.masked else ""
     lines = [
         "try:",
         "    import torch",
@@ -73,7 +73,7 @@ def with_torch(layer):
         "        return torch.from_numpy(np.ascontiguousarray(a))  # float64 stays float64",
         "",
     ]
-    if layer.causal:
+    if layer.masked:
         lines.append("    # scaled_dot_product_attention's boolean attn_mask is True where a query may see a key.")
     lines += [
         f"    for name, (q, k, v, reading) in {{{per_head}}}.items():",
@@ -117,7 +117,7 @@ def multihead(layer):
         stacked_comment = "(3 · d_model, d_model)"
         call = "x = tensor(X)[None]  # (1, n, d_model): a batch of one sequence"
         args = "x, x, x"
-    mask = ", attn_mask=tensor(~visible)" if layer.causal else ""
+    mask = ", attn_mask=tensor(~visible)" if layer.masked else ""
     lines = [
         "",
         "    # nn.MultiheadAttention stores a weight as (out, in) and computes x @ W.T, so it takes the",
@@ -130,7 +130,7 @@ def multihead(layer):
         "        mha.out_proj.weight.copy_(tensor(W_O.T))  # (d_model, h · d_v)",
         "    # It scales each head by 1/√(d_model / h): the lesson's 1/√d_k, since here d_k = d_model / h.",
     ]
-    if layer.causal:
+    if layer.masked:
         lines.append("    # Its boolean attn_mask is True where a key is hidden: the opposite of the one above.")
     lines += [
         f"    {call}",

@@ -9,6 +9,8 @@ with a single head drops the number (Q, weights).
 
 from dataclasses import dataclass
 
+from macros.notebooks import sequence
+
 
 @dataclass(frozen=True)
 class Head:
@@ -33,6 +35,18 @@ class Layer:
     causal: bool
     has_W_O: bool
     heads: tuple  # of Head
+    # Chapter 3's keys (macros/notebooks/sequence.py): keys and values from a source, a
+    # valid length (the batch's lengths when several), position encodings.
+    has_source: bool = False
+    key_length: int | None = None
+    batch: tuple = ()
+    encoding: str | None = None
+    base: float = 10000.0
+
+    @property
+    def masked(self):
+        """Whether a mask hides some keys: causal, or padding from a valid length."""
+        return self.causal or self.key_length is not None
 
     @property
     def h(self):
@@ -50,6 +64,8 @@ class Layer:
         That is the layout torch.nn.MultiheadAttention requires: one width for queries,
         keys and values, and the heads' widths adding up to the model's width.
         """
+        if self.has_source or self.encoding == "rotary":
+            return None  # nn.MultiheadAttention here would project X for keys and not rotate
         widths = {(head.d_k, head.d_v) for head in self.heads}
         if len(widths) != 1:
             return None
@@ -78,4 +94,5 @@ def describe(lesson):
         causal=fixture.causal,
         has_W_O=fixture.W_O is not None,
         heads=tuple(heads),
+        **sequence.layer_fields(fixture),
     )

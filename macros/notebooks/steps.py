@@ -5,7 +5,7 @@ The order and the names are the lessons': project (or split), scores, scale, mas
 stable softmax (shift, exponentials, sum, divide), readings, concatenate, W_O.
 """
 
-from macros.notebooks import literals
+from macros.notebooks import literals, sequence
 from macros.notebooks.cells import code, markdown
 
 
@@ -59,7 +59,13 @@ def numbers(lesson, layer):
         lines.append("")
         lines.append(literals.assign("W_O", fixture.W_O, f"(h · d_v, d_out) = {fixture.W_O.shape}"))
         shown.append("W_O")
-    if layer.causal:
+    extra_lines, extra_shown = sequence.input_lines(lesson, layer)
+    lines += extra_lines
+    shown += extra_shown
+    if layer.masked and (layer.key_length is not None or layer.has_source):
+        lines += sequence.mask_lines(layer)
+        shown.append("visible")
+    elif layer.causal:
         lines += [
             "",
             "# The mask: position i sees positions 1 to i (True where a query may see a key).",
@@ -78,7 +84,8 @@ def head_steps(layer, head):
     n = head.name
     q, k, v = n("Q"), n("K"), n("V")
     scores, scale, scaled = n("scores"), n("scale"), n("scaled")
-    softmax_input = n("masked") if layer.causal else scaled
+    softmax_input = n("masked") if layer.masked else scaled
+    source = sequence.keys_from(layer)
     shift, shifted, exps, sums, weights = n("shift"), n("shifted"), n("exps"), n("sums"), n("weights")
     reading = n("reading")
     title = f"## Head {head.number}" if layer.h > 1 else "## The head"
@@ -88,11 +95,13 @@ def head_steps(layer, head):
             code(
                 f"# Project: the head's queries, keys and values are X times its {n('W_Q')}, {n('W_K')}, {n('W_V')}.",
                 f"{q} = X @ {n('W_Q')}  # (n, d_model) @ (d_model, d_k) -> (n, d_k) = ({layer.n_q}, {head.d_k})",
-                f"{k} = X @ {n('W_K')}  # (n, d_k) = ({layer.n_k}, {head.d_k})",
-                f"{v} = X @ {n('W_V')}  # (n, d_v) = ({layer.n_k}, {head.d_v})",
+                f"{k} = {source} @ {n('W_K')}  # (n_k, d_k) = ({layer.n_k}, {head.d_k})",
+                f"{v} = {source} @ {n('W_V')}  # (n_k, d_v) = ({layer.n_k}, {head.d_v})",
                 f"show({q}={q}, {k}={k}, {v}={v})",
             )
         )
+        if layer.encoding == "rotary":
+            cells.append(sequence.rotation_cell(layer, head))
     elif layer.split:
         (qa, qb), (va, vb) = head.q_columns, head.v_columns
         cells.append(
@@ -118,7 +127,7 @@ def head_steps(layer, head):
             f"show({scale}={scale}, {scaled}={scaled})",
         ),
     ]
-    if layer.causal:
+    if layer.masked:
         cells.append(
             code(
                 "# Mask: a score the query may not see becomes -inf, so its weight will be exactly 0.",
@@ -186,7 +195,7 @@ def combine(layer):
 
 
 def computation(lesson, layer):
-    cells = [setup(lesson.decimals), *numbers(lesson, layer)]
+    cells = [setup(lesson.decimals), *numbers(lesson, layer), *sequence.batch_note(layer)]
     for head in layer.heads:
         cells += head_steps(layer, head)
     return cells + combine(layer)

@@ -13,13 +13,13 @@ from pathlib import Path
 import numpy as np
 
 from macros.errors import FixtureError
-from macros.sources import yamlfile
+from macros.sources import keys_chapter3, params, yamlfile
 from macros.sources.forms import Fixture, GivenQKV, Projections, SelfAttention
 
 __all__ = ["Fixture", "GivenQKV", "Projections", "SelfAttention", "describe", "load", "validate"]
 
-SELF_FIELDS = {"tokens", "X", "causal", "heads", "W_O", "extends"}
-DIRECT_FIELDS = {"Q", "K", "V", "n_heads", "causal", "W_O", "query_labels", "key_labels", "extends"}
+SELF_FIELDS = {"tokens", "X", "causal", "heads", "W_O", "extends", "params"} | keys_chapter3.FIELDS
+DIRECT_FIELDS = {"Q", "K", "V", "n_heads", "causal", "W_O", "query_labels", "key_labels", "extends", "params"}
 # New numbers for the lesson's exercise: set aside here, checked by macros/sources/practice_key.py.
 ASIDE = "practice"
 HEAD_FIELDS = ("W_Q", "W_K", "W_V")
@@ -182,7 +182,7 @@ def check_self_attention(check, data):
     projections = [check_head(check, head, f"heads[{i}]", d_model) for i, head in enumerate(heads)]
     d_v_total = sum(p.W_V.shape[1] for p in projections)
     tokens = check.labels(data["tokens"], "tokens", n, "row of X") if "tokens" in data else ()
-    return SelfAttention(
+    plain = SelfAttention(
         path=str(check.file),
         causal=check.boolean(data.get("causal", False), "causal"),
         W_O=check.output_projection(data, d_v_total, d_model),
@@ -190,7 +190,9 @@ def check_self_attention(check, data):
         heads=tuple(projections),
         query_labels=tokens,
         key_labels=tokens,
+        params=params.check_params(check, data),
     )
+    return keys_chapter3.extend(check, data, plain)
 
 
 def check_head(check, head, path, d_model):
@@ -236,6 +238,7 @@ def check_direct(check, data):
         if "query_labels" in data
         else (),
         key_labels=check.labels(data["key_labels"], "key_labels", K.shape[0], "key") if "key_labels" in data else (),
+        params=params.check_params(check, data),
     )
 
 

@@ -9,7 +9,7 @@ A template may still test ``fixture.X is none``: each form reads the other form'
 as absent rather than as an error.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -36,6 +36,7 @@ class Fixture:
     W_O: np.ndarray | None  # (h · d_v, d_out); None means identity
     query_labels: tuple = ()
     key_labels: tuple = ()
+    params: dict = field(default_factory=dict)  # named numbers beyond attention's inputs (params.py)
 
     # The other form's fields, absent (templates may ask `fixture.X is none`).
     X = None
@@ -61,6 +62,8 @@ class Fixture:
         plain = self._plain_fields()
         if self.W_O is not None:
             plain["W_O"] = _rows(self.W_O)
+        if self.params:
+            plain["params"] = {k: list(v) if isinstance(v, tuple) else v for k, v in self.params.items()}
         return plain
 
 

@@ -14,6 +14,7 @@
  */
 
 import * as contract from "./contract.js";
+import { checkParams, checkSequenceKeys, SEQUENCE_FIELDS, sequenceLayer, usesSequenceKeys } from "./sequence.js";
 
 // ---------------------------------------------------------------- matrix helpers
 
@@ -134,12 +135,12 @@ export function outputProjection(concat, W_O) {
 
 // ---------------------------------------------------------------- assembled (attention.py)
 
-/** A single head given its queries, keys and values: steps 2 to 6. */
-export function attend(Q, K, V, causal = false) {
+/** A single head given its queries, keys and values: steps 2 to 6 (under a given mask when one is passed). */
+export function attend(Q, K, V, causal = false, mask = null) {
   const scores = score(Q, K); // (n_q, n_k)
   const factor = scaleFactor(Q[0].length);
   const scaled = scale(scores, factor); // (n_q, n_k)
-  const visible = visibility(scores.length, scores[0].length, causal); // (n_q, n_k)
+  const visible = mask ?? visibility(scores.length, scores[0].length, causal); // (n_q, n_k)
   const parts = stableSoftmax(scaled, visible);
   const output = weighValues(parts.weights, V); // (n_q, d_v)
   return { Q, K, V, scores, scale: factor, scaled, visible, ...parts, output };
@@ -177,6 +178,7 @@ export function splitAttention(Q, K, V, n_heads = 1, causal = false, W_O = null)
 export function run(fixture) {
   const causal = fixture.causal ?? false;
   const W_O = fixture.W_O ?? null;
+  if ("X" in fixture && usesSequenceKeys(fixture)) return sequenceLayer(fixture, { project, visibility, attend, combine });
   if ("X" in fixture) return selfAttention(fixture.X, fixture.heads, causal, W_O);
   return splitAttention(fixture.Q, fixture.K, fixture.V, fixture.n_heads ?? 1, causal, W_O);
 }
@@ -259,8 +261,8 @@ export function trace(fixture) {
 // ---------------------------------------------------------------- validation (fixture.py)
 
 // The JSON form has `extends` resolved already, so it is not a field here.
-const SELF_FIELDS = ["tokens", "X", "causal", "heads", "W_O"];
-const DIRECT_FIELDS = ["Q", "K", "V", "n_heads", "causal", "W_O", "query_labels", "key_labels"];
+const SELF_FIELDS = ["tokens", "X", "causal", "heads", "W_O", "params", ...SEQUENCE_FIELDS];
+const DIRECT_FIELDS = ["Q", "K", "V", "n_heads", "causal", "W_O", "query_labels", "key_labels", "params"];
 const HEAD_FIELDS = ["W_Q", "W_K", "W_V"];
 
 /** A short description of a value for a message, worded as the Python checker words it. */
@@ -400,6 +402,8 @@ function checkSelfAttention(check, data) {
   if ("tokens" in data) check.labels(data.tokens, "tokens", X ? X[0] : null, "row of X");
   if ("causal" in data) check.boolean(data.causal, "causal");
   check.outputProjection(data, d_v_total, d_model);
+  checkParams(check, data, describe);
+  checkSequenceKeys(check, data, X, heads, describe);
 }
 
 /** One head's projections; returns its d_v, or null when W_V has no shape. */
@@ -445,6 +449,7 @@ function checkDirect(check, data) {
   check.outputProjection(data, V ? V[1] : null);
   if ("query_labels" in data) check.labels(data.query_labels, "query_labels", Q ? Q[0] : null, "query");
   if ("key_labels" in data) check.labels(data.key_labels, "key_labels", K ? K[0] : null, "key");
+  checkParams(check, data, describe);
 }
 
 /**

@@ -36,6 +36,16 @@ export function keyPadding(n_q, n_k, keyLength) {
   return Array.from({ length: n_q }, () => Array.from({ length: n_k }, (_, j) => j < keyLength));
 }
 
+// ---------------------------------------------------------------- sinusoidal (positions.py)
+
+/** PE[p, 2i] = sin(p / 10000^(2i/d_model)), PE[p, 2i+1] = cos(p / 10000^(2i/d_model)): (n, d_model). */
+export function sinusoidal(n, d_model) {
+  const frequencies = Array.from({ length: Math.ceil(d_model / 2) }, (_, i) => 1 / 10000 ** ((2 * i) / d_model));
+  return Array.from({ length: n }, (_, p) =>
+    Array.from({ length: d_model }, (_, c) => (c % 2 === 0 ? Math.sin : Math.cos)(p * frequencies[c >> 1])),
+  );
+}
+
 // ---------------------------------------------------------------- rotary (positions.py)
 
 /** theta_i = base^(-2i/d_k), one per pair (2i, 2i+1). */

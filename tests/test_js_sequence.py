@@ -1,0 +1,100 @@
+"""The browser twin with chapter 3's keys (docs/assets/js/sequence.js) against numpy
+(macros/engine/sequence.py): the same layer to 1e-9 on seeded fixtures that use a source,
+valid lengths and positions, and the same words for each mistake in the new keys."""
+
+import copy
+
+import numpy as np
+import pytest
+
+from macros import engine
+from macros.engine.trace import to_dict
+from macros.sources import fixture
+from tests.test_js_twin import GOOD_SELF, build_message, changed, differences, matrix, run_node
+
+SEED = 20261130
+
+
+def random_sequence_fixture(rng):
+    """A self-attention fixture with at least one of source, key_length and positions."""
+    n, d_model, n_heads = int(rng.integers(1, 6)), int(rng.integers(1, 5)), int(rng.integers(1, 3))
+    encoding = [None, "sinusoidal", "rotary"][int(rng.integers(3))]
+    heads = []
+    for _ in range(n_heads):
+        d_k = 2 * int(rng.integers(1, 3)) if encoding == "rotary" else int(rng.integers(1, 4))
+        d_v = int(rng.integers(1, 3))
+        heads.append(
+            {"W_Q": matrix(rng, d_model, d_k), "W_K": matrix(rng, d_model, d_k), "W_V": matrix(rng, d_model, d_v)}
+        )
+    data = {"X": matrix(rng, n, d_model), "heads": heads, "causal": False}
+    m = n
+    if rng.random() < 0.5:
+        m = int(rng.integers(1, 6))
+        data["source"] = matrix(rng, m, d_model)
+    elif rng.random() < 0.5:
+        data["causal"] = True
+    if rng.random() < 0.6 or (encoding is None and "source" not in data):
+        lengths = [int(rng.integers(1, m + 1)) for _ in range(int(rng.integers(1, 3)))]
+        data["key_length"] = lengths if len(lengths) > 1 else lengths[0]
+    if encoding == "rotary":
+        data["positions"] = {"encoding": "rotary", "base": float(rng.choice([10000.0, 100.0, 10.0]))}
+    elif encoding:
+        data["positions"] = {"encoding": encoding}
+    return data
+
+
+CASES = {f"sequence-{i:02d}": random_sequence_fixture(np.random.default_rng([SEED, i])) for i in range(60)}
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("sequence")
+    loaded = {
+        name: fixture.validate(folder / name / "fixture.yaml", copy.deepcopy(data)) for name, data in CASES.items()
+    }
+    twins = run_node("run_trace.mjs", [fx.to_plain() for fx in loaded.values()])
+    return {
+        name: (to_dict(engine.run(fx)), twin["trace"]) for (name, fx), twin in zip(loaded.items(), twins, strict=True)
+    }
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_twin_matches_numpy_with_the_new_keys(runs, name):
+    numpy_trace, twin_trace = runs[name]
+    assert differences(numpy_trace, twin_trace) == []
+
+
+def test_cases_cover_every_key():
+    kinds = {
+        "source": [d for d in CASES.values() if "source" in d],
+        "batch": [d for d in CASES.values() if isinstance(d.get("key_length"), list)],
+        "one length": [d for d in CASES.values() if isinstance(d.get("key_length"), int)],
+        "sinusoidal": [d for d in CASES.values() if d.get("positions", {}).get("encoding") == "sinusoidal"],
+        "rotary": [d for d in CASES.values() if d.get("positions", {}).get("encoding") == "rotary"],
+        "causal": [d for d in CASES.values() if d["causal"]],
+    }
+    assert {kind: len(found) >= 5 for kind, found in kinds.items()} == {kind: True for kind in kinds}
+
+
+BAD = {
+    "key_length too long": changed(GOOD_SELF, ("key_length",), 4),
+    "a batch length too long": changed(GOOD_SELF, ("key_length",), [3, 9]),
+    "source of the wrong width": changed(GOOD_SELF, ("source",), [[1.0, 2.0, 3.0]]),
+    "source_tokens without source": changed(GOOD_SELF, ("source_tokens",), ["p"]),
+    "an unknown encoding": changed(GOOD_SELF, ("positions",), {"encoding": "learned"}),
+    "rotary with odd d_k": changed(GOOD_SELF, ("positions",), {"encoding": "rotary"}),
+    "a negative base": {
+        "X": [[1.0, 0.0], [0.0, 1.0]],
+        "heads": [{"W_Q": [[1.0, 0.0], [0.0, 1.0]], "W_K": [[1.0, 0.0], [0.0, 1.0]], "W_V": [[1.0], [0.0]]}],
+        "causal": False,
+        "positions": {"encoding": "rotary", "base": -2.5},
+    },
+    "params not numbers": changed(GOOD_SELF, ("params",), {"seed": "x"}),
+    "params empty list": changed(GOOD_SELF, ("params",), {"sizes": []}),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD))
+def test_same_message_as_the_build(tmp_path, name):
+    (found,) = run_node("run_validate.mjs", [BAD[name]])
+    assert found == [build_message(BAD[name], tmp_path / "bad")]
