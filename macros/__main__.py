@@ -68,8 +68,10 @@ def readable(value, places, indent=""):
 
 
 def trace_command(args):
-    trace = lessons.compute(fixture.load(args.path))
-    data = to_dict(trace)
+    loaded = fixture.load(args.path)
+    trace = lessons.compute(loaded)
+    generated = lessons.generation_of(loaded, trace)
+    data = to_dict(trace) | (generated.to_dict() if generated else {})
     if args.select:
         data = select(data, args.select, trace)
     if args.decimals is None:

@@ -67,6 +67,9 @@ def lesson_context(lesson):
         "tokens": lesson.fixture.key_labels,
         "claim": claims.claim,
         **helpers(lesson.decimals),
+        # The steps of generation (chapter 4): None unless the fixture asks for them.
+        "generation": lesson.generation,
+        "params": getattr(getattr(lesson.fixture, "generation", None), "params", {}),
     }
     # Named facts (macros/facts.py) and the shared step partials (macros/explain/).
     names.update(facts.names(lesson.decimals))
