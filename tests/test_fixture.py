@@ -126,7 +126,8 @@ BAD = [
     ),
     pytest.param(
         GOOD.replace("causal: false", "casual: false"),
-        "F:3: casual: expected one of the fields W_O, X, block_size, causal, extends, heads, kv_heads, params, tokens, window, got an unknown field"
+        "F:3: casual: expected one of the fields W_O, X, block_size, causal, extends, heads, kv_heads, params,"
+        " tokens, window, got an unknown field"
         " (did you mean causal?)",
         id="unknown-key",
     ),
