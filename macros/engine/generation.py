@@ -40,10 +40,23 @@ class GroupVariant:
 
 
 @dataclass(frozen=True)
+class PerHead:
+    """One record per head, named as the trace prints it: ``decoding.heads[i]``."""
+
+    heads: tuple
+
+    def __bool__(self):
+        return bool(self.heads)
+
+    def to_dict(self):
+        return {"heads": [record.to_dict() for record in self.heads]}
+
+
+@dataclass(frozen=True)
 class Generation:
-    decoding: tuple = ()  # one DecodeTrace per head
+    decoding: PerHead = PerHead(())  # one DecodeTrace per head
     groups: tuple = ()  # GroupVariant for g = h, ..., 1 (every divisor of h)
-    online: tuple = ()  # one OnlineTrace per head
+    online: PerHead = PerHead(())  # one OnlineTrace per head
     window: object = None  # Trace of the layer under the sliding window
     window_pairs: int = 0
     causal_pairs: int = 0
@@ -55,11 +68,11 @@ class Generation:
     def to_dict(self):
         out = {}
         if self.decoding:
-            out["decoding"] = {"heads": [d.to_dict() for d in self.decoding]}
+            out["decoding"] = self.decoding.to_dict()
         if self.groups:
             out["groups"] = [g.to_dict() for g in self.groups]
         if self.online:
-            out["online"] = {"heads": [o.to_dict() for o in self.online]}
+            out["online"] = self.online.to_dict()
         if self.window is not None:
             record = layer_record(self.window)
             out["window"] = {
@@ -105,12 +118,12 @@ def generate(X, projections, causal, W_O, trace, kv_heads=None, window=None, blo
     params = params or {}
     parts = {}
     if causal:
-        parts["decoding"] = tuple(decoding.decode(X, *p) for p in projections)
+        parts["decoding"] = PerHead(tuple(decoding.decode(X, *p) for p in projections))
     if len(projections) > 1 and kv_heads is None:
         parts["groups"] = group_variants(X, projections, causal, W_O)
     if block_size:
-        parts["online"] = tuple(
-            online.online_attention(head.Q, head.K, head.V, block_size, head.visible) for head in trace.heads
+        parts["online"] = PerHead(
+            tuple(online.online_attention(head.Q, head.K, head.V, block_size, head.visible) for head in trace.heads)
         )
     if window:
         n = X.shape[0]
