@@ -8,7 +8,7 @@ import numpy as np
 
 from macros import claims, explain, facts, glossary
 from macros.engine import steps, variants
-from macros.render import latex, lesson_widgets, numbers, tables, widgets
+from macros.render import latex, lesson_widgets, numbers, online_lab, tables, widgets
 
 
 def and_list(items):
@@ -52,6 +52,9 @@ def widget_helpers(lesson):
         "gate": widgets.gate,
         "choice": widgets.choice,
         "takeaway": widgets.takeaway,
+        "online_lab": lambda h, row, label: online_lab.online_lab(
+            h, row, lesson.fixture.generation.block_size, lesson.decimals, label
+        ),
     }
 
 
