@@ -8,7 +8,7 @@ import numpy as np
 
 from macros import claims, explain, facts, glossary
 from macros.engine import steps, variants
-from macros.render import latex, lesson_widgets, numbers, online_lab, tables, widgets
+from macros.render import cost_chart, figures, latex, lesson_widgets, numbers, online_lab, tables, widgets
 
 
 def and_list(items):
@@ -52,6 +52,8 @@ def widget_helpers(lesson):
         "gate": widgets.gate,
         "choice": widgets.choice,
         "takeaway": widgets.takeaway,
+        "line_chart": cost_chart.line_chart,
+        "numbers_table": figures.numbers_table,
         "online_lab": lambda h, row, label: online_lab.online_lab(
             h, row, lesson.fixture.generation.block_size, lesson.decimals, label
         ),

@@ -85,6 +85,8 @@ class Generation:
             out["memory"] = {"bytes_per_token": self.bytes_per_token, "rows": [list(r) for r in self.memory]}
         if self.cost:
             out["cost"] = [row.to_dict() for row in self.cost]
+        if self.long_window_macs:
+            out["long_window_macs"] = list(self.long_window_macs)
         return out
 
 
