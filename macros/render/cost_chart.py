@@ -38,7 +38,8 @@ def line_chart(xs, series, title, x_label, y_label):
     ]
     for x in xs:
         parts.append(
-            f'<text class="abh-figure-label" x="{x_of(x):.1f}" y="{HEIGHT - BOTTOM + 16}" text-anchor="middle">{x}</text>'
+            f'<text class="abh-figure-label" x="{x_of(x):.1f}" y="{HEIGHT - BOTTOM + 16}" '
+            f'text-anchor="middle">{x}</text>'
         )
     for tick in _power_of_ten_ticks(everything):
         y = y_of(tick)
