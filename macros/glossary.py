@@ -28,6 +28,13 @@ GLOSSARY = {
     "Z": (r"Z", "a head's readings, A V: one row z per query"),
     "W_O": (r"W_O", "output projection, (h · d_v) × d_model, applied after concatenation"),
     "Y": (r"Y", "the layer's output, Concat(Z^(1), …, Z^(h)) W_O"),
+    "K_cache": (r"K_{\text{cache}}", "the keys of every token so far, kept while a model writes; one row per token"),
+    "V_cache": (r"V_{\text{cache}}", "the values of every token so far, kept beside the keys"),
+    "g": (r"g", "number of key/value heads shared by the h query heads; g = 1 is multi-query attention"),
+    "m": (r"m", "online softmax: the largest scaled score read so far"),
+    "l": (r"l", "online softmax: the running sum of exponentials, measured against m"),
+    "acc": (r"\mathit{acc}", "online softmax: the running reading, not yet divided by l"),
+    "w": (r"w", "sliding window: how many keys, itself included, a token may see"),
 }
 
 
