@@ -3,6 +3,7 @@ steps, their identities on the chapter's own lessons, the trace command that pri
 and the online-softmax lab's text, the same in the browser as in the build."""
 
 import json
+import re
 import subprocess
 import sys
 
@@ -11,7 +12,7 @@ import pytest
 
 from macros import lessons
 from macros.engine import attention, cost, online
-from macros.render import online_lab
+from macros.render import cost_chart, online_lab
 from tests.test_js_twin import run_node
 
 ROOT = lessons.LESSONS.parent
@@ -109,3 +110,18 @@ class TestOnlineLab:
         head = chapter["online-softmax"].trace.heads[0]
         readings = {online_lab.block_rows(head, 2, b, 3)[1] for b in range(1, 7)}
         assert readings == {"1.447, 1.447"}
+
+
+class TestCostChart:
+    def test_a_square_climbs_twice_as_steeply_as_a_line(self):
+        # On log-log axes n has slope 1 and n^2 slope 2: over the same x span, the n^2 line
+        # rises twice as many pixels (hand reasoning, no numbers from the chart's code).
+        xs = [1, 2, 4, 8]
+        svg = cost_chart.line_chart(xs, [("n²", [x * x for x in xs]), ("n", xs)], "t", "n", "count")
+        lines = re.findall(r'<polyline class="abh-line [^"]+" points="([^"]+)"', svg)
+        rises = [float(p.split()[0].split(",")[1]) - float(p.split()[-1].split(",")[1]) for p in lines]
+        assert rises[0] == pytest.approx(2 * rises[1], abs=0.2)
+
+    def test_the_chart_has_a_title_for_screen_readers(self):
+        svg = cost_chart.line_chart([1, 2], [("a", [1, 2])], "Counts & lengths", "n", "count")
+        assert 'role="img" aria-label="Counts &amp; lengths"' in svg
