@@ -2,7 +2,7 @@
 # ## Sharing keys and values
 #
 # This notebook computes the four heads with their own keys and values. The lesson's
-# grouped and multi-query variants are not computed above; the cell below, pasted into a
+# grouped and multi-query variants are not computed above; the code below, pasted into a
 # new code cell, computes the multi-query one.
 #
 # ```python

@@ -2,7 +2,7 @@
 # ## One token at a time, with a cache
 #
 # This notebook computes the layer all at once. The lesson's step-by-step run with a
-# cache and its memory table are not computed above; the cell below, pasted into a new
+# cache and its memory table are not computed above; the code below, pasted into a new
 # code cell, runs the steps and checks them against the readings above.
 #
 # ```python
