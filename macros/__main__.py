@@ -14,7 +14,6 @@ import sys
 
 from macros import export, golden, lessons, missing, scaffold
 from macros.engine.records import trace_record
-from macros.engine.trace import to_dict
 from macros.errors import LessonError, shown_path
 from macros.render.numbers import format_values
 from macros.sources import fixture
@@ -66,8 +65,10 @@ def readable(value, places, indent="", name=""):
 
 
 def trace_command(args):
-    trace = lessons.compute(fixture.load(args.path))
-    data = trace_record(trace)
+    loaded = fixture.load(args.path)
+    trace = lessons.compute(loaded)
+    generated = lessons.generation_of(loaded, trace)
+    data = trace_record(trace) | (generated.to_dict() if generated else {})
     if args.select:
         data = select(data, args.select, trace)
     if args.decimals is None:

@@ -8,7 +8,20 @@ import numpy as np
 
 from macros import claims, context_chapter3, explain, facts, glossary, unseen, whatif
 from macros.engine import fused, steps, variants
-from macros.render import arithmetic, head_costs, latex, lesson_widgets, numbers, practice, tables, tensors, widgets
+from macros.render import (
+    arithmetic,
+    cost_chart,
+    figures,
+    head_costs,
+    latex,
+    lesson_widgets,
+    numbers,
+    online_lab,
+    practice,
+    tables,
+    tensors,
+    widgets,
+)
 
 
 def and_list(items):
@@ -74,6 +87,11 @@ def widget_helpers(lesson):
         "takeaway": widgets.takeaway,
         # The exercise on new numbers; placed at the page's end when a lesson does not call it.
         "practice": lambda: practice.element(lesson),
+        "line_chart": cost_chart.line_chart,
+        "numbers_table": figures.numbers_table,
+        "online_lab": lambda h, row, label: online_lab.online_lab(
+            h, row, lesson.fixture.generation.block_size, lesson.decimals, label
+        ),
     }
 
 
@@ -89,6 +107,9 @@ def lesson_context(lesson):
         "tokens": lesson.fixture.key_labels,
         "claim": claims.claim,
         **helpers(lesson.decimals),
+        # The steps of generation (chapter 4): None unless the fixture asks for them.
+        "generation": lesson.generation,
+        "params": getattr(getattr(lesson.fixture, "generation", None), "params", {}),
     }
     # Named facts (macros/facts.py) and the shared step partials (macros/explain/).
     names.update(facts.names(lesson.decimals))

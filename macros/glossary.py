@@ -51,6 +51,13 @@ GLOSSARY = {
     "PE": (r"PE", "sinusoidal position encodings: one row per position, added to X before the projections"),
     "theta": (r"\theta_i", "rotary frequency of coordinate pair i: base^(−2i/d_k)"),
     "R": (r"R(\alpha)", "rotation of one coordinate pair by the angle α"),
+    "K_cache": (r"K_{\text{cache}}", "the keys of every token so far, kept while a model writes; one row per token"),
+    "V_cache": (r"V_{\text{cache}}", "the values of every token so far, kept beside the keys"),
+    "g": (r"g", "number of key/value heads shared by the h query heads; g = 1 is multi-query attention"),
+    "m_max": (r"m", "online softmax: the largest scaled score read so far"),
+    "l": (r"l", "online softmax: the running sum of exponentials, measured against m"),
+    "acc": (r"\mathit{acc}", "online softmax: the running reading, not yet divided by l"),
+    "w": (r"w", "sliding window: how many keys, itself included, a token may see"),
 }
 
 

@@ -54,7 +54,30 @@ def record(lesson):
     ]
     rest = {name: _formatted(value, places) for name, value in trace.items() if name != "heads"}
     extras = {"extras": _formatted_tree(extras_record(lesson.trace.extras), places)} if lesson.trace.extras else {}
-    return {"lesson": lesson.slug, "decimals": places, "heads": heads, **rest, **extras}
+    generated = {"generation": _nested(lesson.generation.to_dict(), places)} if lesson.generation else {}
+    return {"lesson": lesson.slug, "decimals": places, "heads": heads, **rest, **extras, **generated}
+
+
+def _nested(value, places):
+    """The generation steps (KV cache, groups, blocks, tables) formatted as published, field by field."""
+    if isinstance(value, dict):
+        return {name: _nested(inner, places) for name, inner in value.items()}
+    if isinstance(value, list) and value and isinstance(value[0], dict | list) and not _numeric(value):
+        return [_nested(inner, places) for inner in value]
+    return _formatted(value, places) if _numeric(value) or value is None else value
+
+
+def _numeric(value):
+    """A number, or a vector or matrix of numbers (None where masked)."""
+    if isinstance(value, bool):
+        return False
+    if value is None or isinstance(value, int | float):
+        return True
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(x is None or isinstance(x, int | float) for x in np.ravel(np.array(value, dtype=object)))
+    )
 
 
 INNERMOST_LIST = re.compile(r"\[\s+([^\[\]]*?)\s+\]")

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from macros import engine
-from macros.engine import variants
+from macros.engine import generation, variants
 from macros.engine.trace import HEAD_FIELDS, LAYER_FIELDS, guarded, to_dict
 from macros.errors import FixtureError
 from macros.practice import build as practice_build
@@ -46,9 +46,28 @@ class Lesson:
         return self.fixture.to_plain()
 
     @functools.cached_property
+    def generation(self):
+        """The steps of generation (KV cache, groups, online softmax, window, cost), or None."""
+        return generation_of(self.fixture, self.trace)
+
+    @functools.cached_property
     def published(self):
         """The trace as the browser sees it, plus the head average a lab may bind to."""
         return to_dict(self.trace) | {"average": variants.head_average(self.trace)}
+
+
+def generation_of(data, trace):
+    """The generation steps the fixture's keys ask for (kv_heads, window, block_size, params), or None."""
+    keys = getattr(data, "generation", None)
+    if keys is None or not keys.any:
+        return None
+    projections = [(head.W_Q, head.W_K, head.W_V) for head in data.heads]
+    try:
+        return generation.generate(
+            data.X, projections, data.causal, data.W_O, trace, keys.kv_heads, keys.window, keys.block_size, keys.params
+        )
+    except ValueError as error:
+        raise FixtureError(data.path, "params", "sizes the tables can be computed from", str(error)) from None
 
 
 def overflowed(trace):

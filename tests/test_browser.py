@@ -780,6 +780,8 @@ def test_practice_on_a_real_lesson_grades_a_drawn_variant(reader):
     expect(practice_result(page)).to_contain_text("Not within")
     assert not reader.errors, reader.errors
     assert not reader.foreign, reader.foreign
+
+
 # ---------------------------------------------------------------- the rotary lab
 
 
@@ -815,3 +817,25 @@ def test_rotary_lab_moves_both_positions_and_the_score_stays_put(reader):
     lab.get_by_role("button", name="Both back by one").click()
     expect(score).to_have_text(expected(a, b + 2))
     assert not reader.errors, reader.errors
+
+
+# ---------------------------------------------------------------- the online-softmax lab
+
+
+def test_the_online_lab_redraws_the_blocks_numpy_computes_and_keeps_the_reading(reader, bench_site):
+    from macros.render import online_lab
+
+    lesson = lessons.load(bench_site.root / "lessons" / "online-softmax")
+    head, places = lesson.trace.heads[0], lesson.decimals
+    page = reader.open("lessons/online-softmax/")
+    lab = page.locator(".abh-online-lab")
+    row = int(lab.get_attribute("data-row"))
+    for block_size in (3, 1, 6):
+        lab.locator("select.abh-block-size").select_option(str(block_size))
+        rows, reading = online_lab.block_rows(head, row, block_size, places)
+        expect(lab.locator("tbody tr")).to_have_count(len(rows))
+        for r, cells in enumerate(rows):
+            expect(lab.locator("tbody tr").nth(r).locator("td")).to_have_text(cells)
+        expect(lab.locator(".abh-online-reading")).to_have_text(reading)
+    assert reading == online_lab.block_rows(head, row, lesson.fixture.generation.block_size, places)[1]
+    assert reader.errors == []

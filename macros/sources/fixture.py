@@ -13,12 +13,14 @@ from pathlib import Path
 import numpy as np
 
 from macros.errors import FixtureError
-from macros.sources import keys_chapter3, params, yamlfile
+from macros.sources import keys_chapter3, keys_chapter4, params, yamlfile
 from macros.sources.forms import Fixture, GivenQKV, Projections, SelfAttention
 
 __all__ = ["Fixture", "GivenQKV", "Projections", "SelfAttention", "describe", "load", "validate"]
 
-SELF_FIELDS = {"tokens", "X", "causal", "heads", "W_O", "extends", "params"} | keys_chapter3.FIELDS
+SELF_FIELDS = (
+    {"tokens", "X", "causal", "heads", "W_O", "extends", "params"} | keys_chapter3.FIELDS | keys_chapter4.FIELDS
+)
 DIRECT_FIELDS = {"Q", "K", "V", "n_heads", "causal", "W_O", "query_labels", "key_labels", "extends", "params"}
 # New numbers for the lesson's exercise: set aside here, checked by macros/sources/practice_key.py.
 ASIDE = "practice"
@@ -177,14 +179,19 @@ def check_self_attention(check, data):
     X = check.matrix(data["X"], "X")
     n, d_model = X.shape
     heads = data["heads"]
-    if not isinstance(heads, list) or not heads:
+    if "kv_heads" in data:
+        projections = keys_chapter4.query_heads(check, data, d_model)
+    elif not isinstance(heads, list) or not heads:
         check.fail("heads", "a list with one entry (W_Q, W_K, W_V) per head", describe(heads))
-    projections = [check_head(check, head, f"heads[{i}]", d_model) for i, head in enumerate(heads)]
+    else:
+        projections = [check_head(check, head, f"heads[{i}]", d_model) for i, head in enumerate(heads)]
     d_v_total = sum(p.W_V.shape[1] for p in projections)
     tokens = check.labels(data["tokens"], "tokens", n, "row of X") if "tokens" in data else ()
+    causal = check.boolean(data.get("causal", False), "causal")
     plain = SelfAttention(
         path=str(check.file),
-        causal=check.boolean(data.get("causal", False), "causal"),
+        causal=causal,
+        generation=keys_chapter4.check(check, data, n, causal),
         W_O=check.output_projection(data, d_v_total, d_model),
         X=X,
         heads=tuple(projections),

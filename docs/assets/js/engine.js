@@ -261,7 +261,9 @@ export function trace(fixture) {
 // ---------------------------------------------------------------- validation (fixture.py)
 
 // The JSON form has `extends` resolved already, so it is not a field here.
-const SELF_FIELDS = ["tokens", "X", "causal", "heads", "W_O", "params", ...SEQUENCE_FIELDS];
+// The generation keys (macros/sources/keys_chapter4.py) are named so that a misspelt field is
+// reported in the same words; the JSON form a lab edits never carries them.
+const SELF_FIELDS = ["tokens", "X", "causal", "heads", "W_O", "params", ...SEQUENCE_FIELDS, "kv_heads", "window", "block_size"];
 const DIRECT_FIELDS = ["Q", "K", "V", "n_heads", "causal", "W_O", "query_labels", "key_labels", "params"];
 const HEAD_FIELDS = ["W_Q", "W_K", "W_V"];
 

@@ -1,0 +1,113 @@
+"""The fixture keys for generation: ``kv_heads``, ``window``, ``block_size`` and ``params``.
+
+Self-attention fixtures may carry them. ``kv_heads`` lists g shared (W_K, W_V) pairs, and
+each entry of ``heads`` then holds only W_Q; query head i reads key/value head
+i // (h / g), so g must divide h (g = 1 is multi-query). ``window`` is a sliding window
+on top of the causal mask; ``block_size`` reads the keys in blocks for the online
+softmax; ``params`` holds named numbers (see ``macros.sources.params``).
+
+The checks live here, apart from ``fixture.py``, which calls ``query_heads`` and
+``check`` and otherwise knows nothing of these keys.
+"""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from macros.sources.forms import Projections
+from macros.sources.params import check_params
+
+FIELDS = {"kv_heads", "window", "block_size", "params"}
+KV_FIELDS = ("W_K", "W_V")
+
+
+@dataclass(frozen=True)
+class GenerationKeys:
+    """What the keys asked for; None (or empty) where a key is absent."""
+
+    kv_heads: int | None = None  # g, when the fixture shares key/value heads
+    window: int | None = None
+    block_size: int | None = None
+    params: dict = field(default_factory=dict)
+
+    @property
+    def any(self):
+        return bool(self.kv_heads or self.window or self.block_size or self.params)
+
+
+def _describe(value):
+    from macros.sources.fixture import describe
+
+    return describe(value)
+
+
+def _whole(check, data, name, expected, low, high=None):
+    value = data[name]
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+        check.fail(name, expected, _describe(value))
+    return value
+
+
+def query_heads(check, data, d_model):
+    """With ``kv_heads``: each query head's W_Q, paired with its group's shared W_K and W_V.
+
+    The pairs are copied across each group, so the layer computed from them is grouped-query
+    attention exactly (copying is what sharing means).
+    """
+    shared = data["kv_heads"]
+    if not isinstance(shared, list) or not shared:
+        check.fail("kv_heads", "a list with one entry (W_K, W_V) per shared key/value head", _describe(shared))
+    heads = data["heads"]
+    if not isinstance(heads, list) or not heads:
+        check.fail("heads", "a list with one entry (W_Q) per query head", _describe(heads))
+    if len(heads) % len(shared):
+        check.fail(
+            "kv_heads",
+            f"a number of key/value heads that divides the number of query heads ({len(heads)})",
+            f"{len(shared)}",
+        )
+    pairs = [_kv_head(check, entry, f"kv_heads[{j}]", d_model) for j, entry in enumerate(shared)]
+    size = len(heads) // len(shared)
+    projections = []
+    for i, head in enumerate(heads):
+        path = f"heads[{i}]"
+        if not isinstance(head, dict):
+            check.fail(path, "a mapping with W_Q (keys and values come from kv_heads)", _describe(head))
+        for name in KV_FIELDS:
+            if name in head:
+                check.fail(f"{path}.{name}", "only W_Q here: keys and values come from kv_heads", f"{name} as well")
+        check.fields(head, f"{path}.", {"W_Q"}, ("W_Q",))
+        W_K, W_V = pairs[i // size]
+        W_Q = check.matrix(
+            head["W_Q"], f"{path}.W_Q", W_K.shape, f"d_model × d_k, as wide as kv_heads[{i // size}].W_K"
+        )
+        projections.append(Projections(W_Q, W_K, W_V))
+    return projections
+
+
+def _kv_head(check, entry, path, d_model):
+    if not isinstance(entry, dict):
+        check.fail(path, "a mapping with W_K and W_V", _describe(entry))
+    check.fields(entry, f"{path}.", set(KV_FIELDS), KV_FIELDS)
+    matrices = []
+    for name in KV_FIELDS:
+        M = check.matrix(entry[name], f"{path}.{name}")
+        if M.shape[0] != d_model:
+            check.fail(f"{path}.{name}", f"a matrix with {d_model} rows (d_model)", f"{M.shape[0]}×{M.shape[1]}")
+        matrices.append(M)
+    return tuple(np.asarray(M) for M in matrices)
+
+
+def check(check, data, n, causal):
+    """The generation keys of a self-attention fixture with n tokens, checked."""
+    window = block_size = None
+    if "window" in data:
+        window = _whole(check, data, "window", "a whole number of at least 1 (a token always sees itself)", 1)
+        if not causal:
+            check.fail("window", "causal: true alongside it (a sliding window looks back only)", "causal: false")
+    if "block_size" in data:
+        expected = f"a whole number from 1 to the number of tokens ({n})"
+        block_size = _whole(check, data, "block_size", expected, 1, n)
+    params = check_params(check, data)
+    kv_heads = len(data["kv_heads"]) if "kv_heads" in data else None
+    return GenerationKeys(kv_heads=kv_heads, window=window, block_size=block_size, params=params)
