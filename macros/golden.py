@@ -54,7 +54,8 @@ def record(lesson):
     ]
     rest = {name: _formatted(value, places) for name, value in trace.items() if name != "heads"}
     extras = {"extras": _formatted_tree(extras_record(lesson.trace.extras), places)} if lesson.trace.extras else {}
-    generated = {"generation": _nested(lesson.generation.to_dict(), places)} if lesson.generation else {}
+    steps = lesson.generation.to_dict() if lesson.generation else {}
+    generated = {"generation": _nested(steps, places)} if steps else {}
     return {"lesson": lesson.slug, "decimals": places, "heads": heads, **rest, **extras, **generated}
 
 
