@@ -10,7 +10,6 @@ import sys
 import pytest
 import yaml
 
-from macros.sources.folders import folders
 from tests.sitebuild import PROJECT, environment, page_text
 
 
@@ -42,6 +41,8 @@ def test_the_configuration_has_no_macros_plugin_and_no_hooks(exported):
 def test_no_template_syntax_is_left(exported):
     pages = sorted((exported / "docs").rglob("*.md"))
     lessons = [page for page in pages if page.parts[-3] == "lessons"]
+    from macros.sources.folders import folders
+
     # One exported page per lesson folder of the project.
     assert len(lessons) == len(folders()) and (exported / "docs" / "index.md") in pages
     for page in lessons + [exported / "docs" / "index.md", exported / "docs" / "glossary.md"]:
