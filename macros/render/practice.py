@@ -61,7 +61,7 @@ def element(lesson):
         return ""
     items = "\n".join(
         f'<li class="abh-practice-check" {_attrs(data_path=path, data_answer=repr(float(answer)))}>'
-        f'<span class="abh-label">{html.escape(question(lesson, path))}</span></li>'
+        f'<span class="abh-practice-label">{html.escape(question(lesson, path))}</span></li>'
         for path, answer in zip(practice.spec["answers"], practice.answers, strict=True)
     )
     attrs = _attrs(

@@ -224,7 +224,7 @@ export function makePractice(element, page, tools) {
   const current = { number: 0, trace: null, answers: own.answers };
 
   const checks = items.map((item, index) => {
-    const label = item.querySelector(".abh-label") ?? make("span", { className: "abh-label" });
+    const label = item.querySelector(".abh-practice-label") ?? make("span", { className: "abh-practice-label" });
     const input = make("input", {
       type: "text",
       className: "abh-answer",
@@ -345,7 +345,7 @@ export function makePractice(element, page, tools) {
       const summary = make("summary", {}, `Hint ${k + 1}`);
       const lock = make("span", { className: "abh-hint-lock" });
       summary.append(lock);
-      const details = make("details", { className: "abh-hint abh-practice-hint" }, summary, make("p", {}, text));
+      const details = make("details", { className: "abh-practice-hint" }, summary, make("p", {}, text));
       details.dataset.after = String(after);
       const locked = () => totalAttempts() < after;
       summary.addEventListener("click", (event) => {
