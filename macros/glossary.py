@@ -12,6 +12,7 @@ GLOSSARY = {
     "X": (r"X", "the input: one row of width d_model per position (token)"),
     "n": (r"n", "number of positions, the rows of X"),
     "i": (r"i", "a position, counted from 1: under a causal mask, position i sees positions 1 to i"),
+    "j": (r"j", "a key's position, counted from 1: under a padding mask, key j is visible when j ≤ L"),
     "r": (r"r", "the row of an entry in a matrix, counted from 1"),
     "c": (r"c", "the column of an entry in a matrix, counted from 1"),
     "I": (r"I", "the identity matrix: ones on the diagonal, zeros elsewhere; multiplying by it changes nothing"),
