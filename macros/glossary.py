@@ -12,6 +12,7 @@ GLOSSARY = {
     "X": (r"X", "the input: one row of width d_model per position (token)"),
     "n": (r"n", "number of positions, the rows of X"),
     "i": (r"i", "a position, counted from 1: under a causal mask, position i sees positions 1 to i"),
+    "j": (r"j", "a key's position, counted from 1: under a padding mask, key j is visible when j ≤ L"),
     "r": (r"r", "the row of an entry in a matrix, counted from 1"),
     "c": (r"c", "the column of an entry in a matrix, counted from 1"),
     "I": (r"I", "the identity matrix: ones on the diagonal, zeros elsewhere; multiplying by it changes nothing"),
@@ -24,6 +25,10 @@ GLOSSARY = {
     "W_V": (r"W_V", "value projection, d_model × d_v, one per head"),
     "Q": (r"Q", "queries, X W_Q: what each position looks for"),
     "q": (r"q", "one query: a single row of Q"),
+    "k": (r"k", "one key: a single row of K"),
+    "v": (r"v", "one value: a single row of V"),
+    "x": (r"x", "one input row: a single row of X, one token"),
+    "s": (r"s", "a score: one query's score for one key, or a row of them"),
     "K": (r"K", "keys, X W_K: what each position offers to be found by"),
     "V": (r"V", "values, X W_V: what each position hands over when read"),
     "scores": (r"Q K^\top", "raw scores: every query's dot product with every key"),
@@ -37,6 +42,7 @@ GLOSSARY = {
     "Z": (r"Z", "a head's readings, A V: one row z per query"),
     "W_O": (r"W_O", "output projection, (h · d_v) × d_model, applied after concatenation"),
     "Y": (r"Y", "the layer's output, Concat(Z^(1), …, Z^(h)) W_O"),
+    "y": (r"y", "one row of the layer's output Y"),
     "W_Q_all": (r"W_Q^{\text{all}}", "every head's W_Q side by side, d_model × (h · d_k): one product, all heads"),
     "W_K_all": (r"W_K^{\text{all}}", "every head's W_K side by side, d_model × (h · d_k)"),
     "W_V_all": (r"W_V^{\text{all}}", "every head's W_V side by side, d_model × (h · d_v)"),
@@ -51,6 +57,8 @@ GLOSSARY = {
     "PE": (r"PE", "sinusoidal position encodings: one row per position, added to X before the projections"),
     "theta": (r"\theta_i", "rotary frequency of coordinate pair i: base^(−2i/d_k)"),
     "R": (r"R(\alpha)", "rotation of one coordinate pair by the angle α"),
+    "pair": (r"(x, y)", "rotary: one pair of coordinates, turned together as a point of the plane"),
+    "t": (r"t", "while a model writes: the step, the position of the token just added (x_t, q_t, k_t, v_t)"),
     "K_cache": (r"K_{\text{cache}}", "the keys of every token so far, kept while a model writes; one row per token"),
     "V_cache": (r"V_{\text{cache}}", "the values of every token so far, kept beside the keys"),
     "g": (r"g", "number of key/value heads shared by the h query heads; g = 1 is multi-query attention"),
@@ -58,6 +66,7 @@ GLOSSARY = {
     "l": (r"l", "online softmax: the running sum of exponentials, measured against m"),
     "acc": (r"\mathit{acc}", "online softmax: the running reading, not yet divided by l"),
     "w": (r"w", "sliding window: how many keys, itself included, a token may see"),
+    "multiply-add": (r"a \times b + c", "one multiply-add: a product added to a running total; costs count these"),
 }
 
 
@@ -87,6 +96,8 @@ def symbols_in(text):
     found = set()
     for display, inline in MATH.findall(text):
         math = display or inline
+        # words under \underbrace{...} or after S^{(1)} name no symbol: S^{(1)}_{\text{masked}} is S
+        math = re.sub(r"(?<=\})_\{\\text\{[^{}]*\}\}", " ", math)
         math = re.sub(r"_\{\\text\{\s*([^{}]*?)\s*\}\}", r"_{\1}", math)  # d_{\text{model}} -> d_{model}
         math = re.sub(r"\\(?:text|operatorname|begin|end)\{[^{}]*\}", " ", math)
         math = re.sub(r"\\[A-Za-z]+", " ", math)  # \approx, \sqrt, \infty, \top, \cdot ...

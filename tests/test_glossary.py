@@ -17,12 +17,16 @@ class TestSymbolsIn:
         text = r"$W_Q^{(1)}$, $d_{\text{model}} = 4$ and $$a_3^{(2)} \approx [0.5, 0.5]$$ and $z_{\text{ mouse }}$"
         assert glossary.symbols_in(text) == {"W_Q", "d_model", "a", "z"}
 
+    def test_a_label_after_a_closing_brace_is_not_a_symbol(self):
+        text = r"$S^{(1)}_{\text{masked}}$ and $\underbrace{32}_{\text{layers}} \times \underbrace{128}_{d_k}$"
+        assert glossary.symbols_in(text) == {"S", "d_k"}
+
     def test_commands_and_text_are_not_symbols(self):
         assert glossary.symbols_in(r"$\operatorname{softmax}\left(S\right) \approx \infty \cdot \text{swap}$") == {"S"}
 
     def test_a_letter_outside_the_glossary_is_found(self):
         # negative control for the test below: a symbol no glossary entry defines
-        assert glossary.symbols_in("$t = 3$") - glossary.glossary_symbols() == {"t"}
+        assert glossary.symbols_in("$u = 3$") - glossary.glossary_symbols() == {"u"}
 
 
 @pytest.mark.parametrize("slug", [folder.name for folder in folders(LESSONS)])

@@ -81,6 +81,15 @@ def chapter_lessons(track_text, track_path, chapter):
     return lessons, titles[index]
 
 
+def listed_anywhere(track_text):
+    """Every lesson name the track lists, in any chapter: a name is listed once in the book."""
+    chapters = _value(yaml.compose(track_text, Loader=yaml.SafeLoader), "chapters")
+    for node in chapters.value:
+        lessons = _value(node, "lessons")
+        if isinstance(lessons, yaml.SequenceNode):
+            yield from (_scalar(name) for name in lessons.value)
+
+
 def _value(mapping, key):
     if not isinstance(mapping, yaml.MappingNode):
         return None
@@ -96,7 +105,7 @@ def track_with(track_text, track_path, slug, chapter=None):
     (or one list entry) inserted, every comment and blank line kept."""
     lessons, title = chapter_lessons(track_text, track_path, chapter)
     listed = [_scalar(node) for node in lessons.value]
-    if slug in listed:
+    if slug in listed_anywhere(track_text):
         raise ScaffoldError(f"{shown_path(track_path)} already lists {slug!r}: choose another name")
     if lessons.flow_style:  # lessons: [a, b]  ->  lessons: [a, b, slug]
         end = lessons.value[-1].end_mark.index
