@@ -68,7 +68,7 @@ def test_the_starter_types_no_number():
 
 def test_a_created_lesson_renders_with_its_title_and_is_listed_last(book):
     folder, chapter = scaffold.create("my-topic", "Keys: “what” & why", root=book)
-    assert folder == book / "my-topic" and chapter == "Multi-head attention"
+    assert folder == book / "my-topic" and chapter == "Attention when generating"
     lesson = (folder / "lesson.md").read_text(encoding="utf-8")
     assert "title: 'Keys: “what” & why'" in lesson.splitlines()
     assert "# Keys: “what” & why" in lesson.splitlines()
@@ -104,7 +104,8 @@ def test_the_command_says_what_it_made(book, capsys):
     assert main(["lesson", "my-topic", "--title", "My topic", "--lessons", str(book)]) == 0
     out, err = capsys.readouterr()
     assert out == (
-        f"created {book / 'my-topic'}/ (fixture.yaml, lesson.md), listed last in the chapter 'Multi-head attention'\n"
+        f"created {book / 'my-topic'}/ (fixture.yaml, lesson.md), listed last in "
+        "the chapter 'Attention when generating'\n"
         "next: make serve, open the lesson, and follow docs/authoring.md\n"
     )
     assert err == ""
@@ -152,7 +153,8 @@ def test_a_name_the_track_already_lists(capsys, book):
 def test_a_chapter_that_does_not_exist(capsys, book):
     message = refused(capsys, book, "my-topic", "--title", "T", "--chapter", "Masks")
     assert message == (
-        f"{book / 'track.yaml'}: no chapter titled 'Masks'; the chapters are 'One head', 'Multi-head attention'"
+        f"{book / 'track.yaml'}: no chapter titled 'Masks'; the chapters are 'One head', 'Multi-head attention', "
+        "'Masks, scale and position', 'Attention when generating'"
     )
 
 
@@ -229,6 +231,15 @@ class TestGeneratedLesson:
     def test_the_page_speaks_to_readers(self, generated):
         _, _, _, result = generated
         page = result.page("lessons/my-topic")
-        article = page[page.index("Chapter 2, lesson 7") :]
+        article = page[page.index("Chapter 4, lesson 17") :]
         for word in ("fixture", "engine", "YAML", "tests", "issue"):
             assert word not in article
+
+    def test_the_starter_offers_new_numbers_on_its_checked_weight(self, generated):
+        """The starter's practice block grades the same weight as its check (mice's weight of cats)."""
+        _, _, _, result = generated
+        html = (result.site / "lessons/my-topic/index.html").read_text(encoding="utf-8")
+        assert 'class="abh-practice"' in html
+        found = re.search(r'<li class="abh-practice-check" data-path="([^"]+)" data-answer="([^"]+)"', html)
+        assert found and found.group(1) == "heads.0.weights.2.0"
+        assert float(found.group(2)) == pytest.approx(starter_numbers()["weights"][2][0], abs=1e-12)

@@ -96,7 +96,9 @@ def track_with(track_text, track_path, slug, chapter=None):
     (or one list entry) inserted, every comment and blank line kept."""
     lessons, title = chapter_lessons(track_text, track_path, chapter)
     listed = [_scalar(node) for node in lessons.value]
-    if slug in listed:
+    # A name listed in any chapter is taken, not only one listed in the chosen chapter.
+    everywhere = yaml.safe_load(track_text).get("chapters") or []
+    if slug in listed or any(slug in (c.get("lessons") or []) for c in everywhere if isinstance(c, dict)):
         raise ScaffoldError(f"{shown_path(track_path)} already lists {slug!r}: choose another name")
     if lessons.flow_style:  # lessons: [a, b]  ->  lessons: [a, b, slug]
         end = lessons.value[-1].end_mark.index
