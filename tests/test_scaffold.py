@@ -237,3 +237,12 @@ class TestGeneratedLesson:
         article = page[page.index(f"Chapter {len(CHAPTERS)}, lesson {BOOK_LESSONS + 1}") :]
         for word in ("fixture", "engine", "YAML", "tests", "issue"):
             assert word not in article
+
+    def test_the_starter_offers_new_numbers_on_its_checked_weight(self, generated):
+        """The starter's practice block grades the same weight as its check (mice's weight of cats)."""
+        _, _, _, result = generated
+        html = (result.site / "lessons/my-topic/index.html").read_text(encoding="utf-8")
+        assert 'class="abh-practice"' in html
+        found = re.search(r'<li class="abh-practice-check" data-path="([^"]+)" data-answer="([^"]+)"', html)
+        assert found and found.group(1) == "heads.0.weights.2.0"
+        assert float(found.group(2)) == pytest.approx(starter_numbers()["weights"][2][0], abs=1e-12)
