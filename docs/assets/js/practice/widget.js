@@ -11,7 +11,7 @@
  *   MAX_VARIANT; anything else opens variant 0 with a short notice.
  * - The tolerance is the block's own, else the page's first exercise's, else one unit in
  *   the lesson's last decimal place. Hints open after the same numbers of attempts as the
- *   lesson's hints (else after 1 and 2); their numbers are this variant's, from the trace.
+ *   hints of the lesson's last exercise (else after 1 and 2); their numbers are this variant's, from the trace.
  * - State: page.state.practice = {<variant>: [{value, attempts, right}, ...]}, one entry
  *   per graded value; the lesson's reset empties it.
  * - Everything a reader types is shown back through textContent or an input's value only.
@@ -187,7 +187,10 @@ export function makePractice(element, page, tools) {
   own.answers = items.map((item) => Number(item.dataset.answer));
   const gate = document.querySelector(".abh-gate[data-tolerance]");
   const tolerance = spec.tolerance ?? (gate ? Number(gate.dataset.tolerance) : 10 ** -places);
-  const thresholds = [...document.querySelectorAll(".abh-hints details.abh-hint[data-after]")]
+  // The ladder of the last exercise before the practice: the one these numbers replace (a
+  // page with several checks has several ladders, and mixing them would open hints early).
+  const ladder = [...document.querySelectorAll(".abh-hints")].at(-1);
+  const thresholds = [...(ladder ? ladder.querySelectorAll("details.abh-hint[data-after]") : [])]
     .map((details) => Number(details.dataset.after))
     .filter((n) => Number.isInteger(n) && n > 0)
     .sort((a, b) => a - b);
