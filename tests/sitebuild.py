@@ -5,10 +5,14 @@ applies its edits, and runs the same command ``make build`` runs. Nothing here i
 MkDocs: a build is a separate process, exactly as an author runs it.
 """
 
+import contextlib
+import functools
+import http.server
 import os
 import shutil
 import subprocess
 import sys
+import threading
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -121,3 +125,22 @@ def page_text(page_html):
     reader = _Reader()
     reader.feed(page_html)
     return " ".join(" ".join(reader.parts).split())
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@contextlib.contextmanager
+def served(folder):
+    """A built site over HTTP on 127.0.0.1 (module scripts and localStorage need an origin)."""
+    handler = functools.partial(_QuietHandler, directory=str(folder))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_port}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()

@@ -15,12 +15,10 @@ and the browser is the session's Chromium (the ``browser`` fixture in tests/conf
 as in the other browser tests.
 """
 
-import functools
-import http.server
-import threading
-
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+
+from tests import sitebuild
 
 TIMEOUT_MS = 10000
 SCHEMES = {"light": ("light", "default"), "dark": ("dark", "slate")}  # name: (media preference, Material scheme)
@@ -30,20 +28,10 @@ FAILING = {"serious", "critical"}
 pytestmark = pytest.mark.browser
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
 def server(site):
-    handler = functools.partial(_QuietHandler, directory=str(site.site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_port}/"
-    httpd.shutdown()
-    httpd.server_close()
+    with sitebuild.served(site.site) as url:
+        yield url
 
 
 def built_pages(site_dir):

@@ -14,11 +14,8 @@ macros.render.numbers) on the bench's own fixture, never from the page's script.
 """
 
 import dataclasses
-import functools
-import http.server
 import json
 import re
-import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -55,21 +52,11 @@ def bench_site(tmp_path_factory):
     return result
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="session")
 def server(bench_site):
     """The built copy over HTTP on 127.0.0.1 (module scripts and localStorage need an origin)."""
-    handler = functools.partial(_QuietHandler, directory=str(bench_site.site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_port}/"
-    httpd.shutdown()
-    httpd.server_close()
+    with sitebuild.served(bench_site.site) as url:
+        yield url
 
 
 class Reader:

@@ -8,12 +8,17 @@ from macros.engine.trace import HeadTrace, Trace
 
 def attend(Q, K, V, causal=False):
     """A single head given its queries, keys and values: steps 2 to 6."""
+    visible = steps.visibility(Q.shape[0], K.shape[0], causal)  # (n_q, n_k)
+    return attend_with(Q, K, V, visible)
+
+
+def attend_with(Q, K, V, visible):
+    """A single head under a given mask (step 4's visibility): steps 2, 3, 5 and 6."""
     scores = steps.score(Q, K)  # (n_q, n_k)
     factor = steps.scale_factor(Q.shape[1])
     scaled = steps.scale(scores, factor)  # (n_q, n_k)
-    visible = steps.visibility(*scores.shape, causal)  # (n_q, n_k)
     parts = steps.stable_softmax(scaled, visible)
-    output = steps.weigh_values(parts.weights, V)  # (n_q, d_v)
+    output = steps.weigh_values(parts.weights, V)  # (n_q, n_k) @ (n_k, d_v) -> (n_q, d_v)
     return HeadTrace(
         Q=Q,
         K=K,

@@ -13,8 +13,8 @@ reading is the one a model discards.
 import numpy as np
 
 from macros.engine import steps
+from macros.engine.attention import attend_with
 from macros.engine.attention import combine as combine_heads
-from macros.engine.trace import HeadTrace
 
 
 def key_padding(n_q, n_k, key_length):
@@ -67,32 +67,12 @@ def check_every_row_sees_a_key(visible):
 
 
 def attend_visible(Q, K, V, visible):
-    """A single head under any mask: steps 2 to 6, with the visibility given, not derived."""
+    """A single head under any mask, refused when a row would see no key (its softmax is 0/0)."""
     check_every_row_sees_a_key(visible)
-    scores = steps.score(Q, K)  # (n_q, n_k)
-    if visible.shape != scores.shape:
-        raise ValueError(f"the mask must be {scores.shape[0]}x{scores.shape[1]} (queries x keys), got {visible.shape}")
-    factor = steps.scale_factor(Q.shape[1])
-    scaled = steps.scale(scores, factor)  # (n_q, n_k)
-    parts = steps.stable_softmax(scaled, visible)
-    output = steps.weigh_values(parts.weights, V)  # (n_q, n_k) @ (n_k, d_v) -> (n_q, d_v)
-    return HeadTrace(
-        Q=Q,
-        K=K,
-        V=V,
-        scores=scores,
-        scale=factor,
-        scaled=scaled,
-        visible=visible,
-        shift=parts.shift,
-        shifted=parts.shifted,
-        exps=parts.exps,
-        sums=parts.sums,
-        weights=parts.weights,
-        output=output,
-        plain_exps=parts.plain_exps,
-        plain_sums=parts.plain_sums,
-    )
+    n_q, n_k = Q.shape[0], K.shape[0]
+    if visible.shape != (n_q, n_k):
+        raise ValueError(f"the mask must be {n_q}x{n_k} (queries x keys), got {visible.shape}")
+    return attend_with(Q, K, V, visible)
 
 
 def masked_self_attention(X, projections, visible, W_O=None):

@@ -6,34 +6,20 @@
  * shown. tests/test_js_twin.py holds the two to 1e-9 on a few hundred shared fixtures.
  *
  * Plain float64 numbers; a matrix is an array of rows. It runs in a browser and under
- * node as it is; its only import is contract.js, the trace's fields as
- * macros/engine/trace.py declares them (generated, never edited by hand), from which the
- * JSON form and the overflow guard are written.
+ * node as it is. It imports contract.js, the trace's fields as macros/engine/trace.py
+ * declares them (generated, never edited by hand), from which the JSON form and the
+ * overflow guard are written; matrix.js, the product and transpose every twin shares; and
+ * sequence.js, the keys of chapter 3.
  *
  * Shapes: n_q queries, n_k keys, d_k the query/key width, d_v the value width, h heads.
  */
 
 import * as contract from "./contract.js";
+import { matmul, transpose } from "./matrix.js";
 import { checkParams, checkSequenceKeys, SEQUENCE_FIELDS, sequenceLayer, usesSequenceKeys } from "./sequence.js";
 
 // ---------------------------------------------------------------- matrix helpers
 
-/** A @ B, summed left to right: (n, m) @ (m, p) -> (n, p). */
-function matmul(A, B) {
-  const p = B[0].length;
-  return A.map((row) => {
-    const out = new Array(p).fill(0);
-    row.forEach((a, k) => {
-      for (let j = 0; j < p; j++) out[j] += a * B[k][j];
-    });
-    return out;
-  });
-}
-
-/** (n, m) -> (m, n) */
-function transpose(M) {
-  return M[0].map((_, j) => M.map((row) => row[j]));
-}
 
 /** (n, n), ones on the diagonal: W_O when a fixture leaves it out. */
 function identity(n) {

@@ -4,26 +4,16 @@
  * key blocks (online.py). Same names (in camelCase), same order of operations and the
  * same error messages as numpy; tests/test_engine_js_extra.py holds them together.
  *
- * Plain float64 numbers; a matrix is an array of rows. No dependencies.
+ * Plain float64 numbers; a matrix is an array of rows.
  */
+
+import { matmul, transpose } from "./matrix.js";
 
 // ---------------------------------------------------------------- helpers
 
-/** A @ B, summed left to right: (n, m) @ (m, p) -> (n, p). */
-function matmul(A, B) {
-  const p = B[0].length;
-  return A.map((row) => {
-    const out = new Array(p).fill(0);
-    row.forEach((a, k) => {
-      for (let j = 0; j < p; j++) out[j] += a * B[k][j];
-    });
-    return out;
-  });
-}
-
 /** Each query's raw dot product with every key: (n_q, d_k) @ (d_k, n_k) -> (n_q, n_k). */
 function score(Q, K) {
-  return Q.map((q) => K.map((k) => q.reduce((sum, x, i) => sum + x * k[i], 0)));
+  return matmul(Q, transpose(K));
 }
 
 // ---------------------------------------------------------------- key padding (masks.py)
