@@ -122,12 +122,11 @@ function assign(data, path, value) {
 
 // ---------------------------------------------------------------- numeric checks and gates
 
-function makeCheck(item, gate, page) {
-  const id = item.dataset.check;
-  const answer = Number(item.dataset.answer);
-  const label = item.querySelector(".abh-label") ?? make("span", { className: "abh-label" });
+/** A labelled answer box with its Check button, result and attempt count: one form for
+ * every graded number, the lesson's checks and the practice on new numbers alike. */
+function answerForm(label, inputId) {
   const input = make("input", {
-    id: newId(`abh-answer-${id}`),
+    id: inputId,
     type: "text", // not type=number: it would reject "−" and "0,5" silently
     className: "abh-answer",
     autocomplete: "off",
@@ -149,6 +148,14 @@ function makeCheck(item, gate, page) {
     " ",
     attempts,
   );
+  return { form, input, result, attempts };
+}
+
+function makeCheck(item, gate, page) {
+  const id = item.dataset.check;
+  const answer = Number(item.dataset.answer);
+  const label = item.querySelector(".abh-label") ?? make("span", { className: "abh-label" });
+  const { form, input, result, attempts } = answerForm(label, newId(`abh-answer-${id}`));
   item.replaceChildren(form);
 
   // What storage holds may be stale or edited by hand: read it field by field.
@@ -739,7 +746,7 @@ function focusableWideMath() {
 
 /** The exercise on new numbers (practice/widget.js), given this module's ways of reading and grading. */
 function practiceWidgets(root, page) {
-  const tools = { parseNumber, lands, make, plural, asText, notices: INPUT_NOTICES };
+  const tools = { parseNumber, lands, make, answerForm, plural, asText, notices: INPUT_NOTICES };
   return [...root.querySelectorAll(".abh-practice[data-spec]")].map((el) => makePractice(el, page, tools));
 }
 

@@ -177,7 +177,7 @@ function solutionFor(make, t, path, fmt) {
 // ---------------------------------------------------------------- the widget
 
 export function makePractice(element, page, tools) {
-  const { parseNumber, lands, make, plural, asText, notices } = tools;
+  const { parseNumber, lands, make, answerForm, plural, asText, notices } = tools;
   const places = Number(element.dataset.decimals) || page.lesson.decimals || 3;
   const fmt = (values) => formatValues(values, places).join(", ");
   const spec = JSON.parse(element.dataset.spec);
@@ -228,29 +228,7 @@ export function makePractice(element, page, tools) {
 
   const checks = items.map((item, index) => {
     const label = item.querySelector(".abh-practice-label") ?? make("span", { className: "abh-practice-label" });
-    const input = make("input", {
-      type: "text",
-      className: "abh-answer",
-      autocomplete: "off",
-      spellcheck: false,
-      size: 10,
-      id: `abh-practice-answer-${index}`,
-    });
-    const result = make("span", { className: "abh-result", "aria-live": "polite" });
-    const attempts = make("span", { className: "abh-attempts" });
-    const form = make(
-      "form",
-      { className: "abh-check-form", noValidate: true },
-      make("label", { htmlFor: input.id }, label),
-      " ",
-      input,
-      " ",
-      make("button", { type: "submit", className: "abh-button" }, "Check"),
-      " ",
-      result,
-      " ",
-      attempts,
-    );
+    const { form, input, result, attempts } = answerForm(label, `abh-practice-answer-${index}`);
     item.replaceChildren(form);
     let inputNotice = null;
     const record = () => {
