@@ -78,6 +78,16 @@ CAPTURE_HOOK = textwrap.dedent(
         front = "---\\n" + yaml.safe_dump(dict(page.meta), sort_keys=False) + "---\\n\\n" if page.meta else ""
         target.write_text(front + markdown, encoding="utf-8")
         return markdown
+
+
+    @event_priority(-100)
+    def on_files(files, config):
+        for file in files:
+            if file.src_uri.endswith(".ipynb"):
+                target = OUT / file.src_uri
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(file.content_bytes)
+        return files
     """
 )
 
@@ -86,10 +96,17 @@ CAPTURE_HOOK = textwrap.dedent(
 
 
 def draw_fixture(rng, base):
-    """The source fixture with a new X of the same shape: small integers keep it hand-sized."""
+    """The source fixture with new numbers in X: small integers keep it hand-sized.
+
+    Each distinct number of the source's X is replaced by another drawn one, all different,
+    so every equality the source lesson's story rests on survives (its rows 1 and 2 carry
+    the same pair twice) while the numbers, and so every computed value, change.
+    """
     data = dict(base)
-    rows, cols = np.shape(base["X"])
-    data["X"] = rng.integers(-2, 3, size=(rows, cols)).tolist()
+    source = np.asarray(base["X"])
+    values = np.unique(source)
+    drawn = rng.choice(np.arange(-4, 5), size=len(values), replace=False)
+    data["X"] = drawn[np.searchsorted(values, source)].tolist()
     return data
 
 
@@ -231,7 +248,13 @@ def static_project(path, computed_dir):
 
     project_dir = path / "static"
     copy_project(project_dir)
+    for notebook in (pages / "lessons").glob("*/*.ipynb"):  # plain files: docs/lessons/<slug>/<slug>.ipynb
+        target = project_dir / "docs" / notebook.relative_to(pages)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(notebook, target)
     shutil.copytree(pages / "lessons", project_dir / "lessons", dirs_exist_ok=True)
+    for source in [*project_dir.glob("lessons/*/fixture.yaml"), *project_dir.glob("lessons/*/notebook.py")]:
+        source.unlink()  # nothing left to compute: no lesson has numbers to compute from
     shutil.rmtree(pages / "lessons")
     shutil.copytree(pages, project_dir / "docs", dirs_exist_ok=True)
     shutil.copy2(computed_dir / "lessons" / "track.yaml", project_dir / "lessons" / "track.yaml")

@@ -12,18 +12,21 @@ rendered here, with a file loader over the project folder, so that:
 """
 
 import hashlib
+import json
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 import jinja2
 import yaml
 
-from macros import context, lessons, missing, notebooks, unseen
+from macros import page_cache
 from macros.errors import LessonError, SourceError
-from macros.render import practice, widgets
-from macros.render import track as track_render
-from macros.sources import prose, track
+from macros.sources import folders, prose, track
 from macros.sources.folders import FIXTURE_FILE, LESSON_FILE
+
+# The engine, the renderers and nbformat are imported where a lesson is computed or a page
+# rendered: a build whose pages all come from .cache/pages never loads them.
 
 # The front matter block as MkDocs reads it (mkdocs.utils.meta.YAML_RE).
 FRONT_MATTER = re.compile(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.S)
@@ -52,6 +55,8 @@ class _Undefined(jinja2.StrictUndefined):
 
     def __init__(self, hint=None, obj=jinja2.utils.missing, name=None, exc=jinja2.exceptions.UndefinedError):
         if hint is None and isinstance(name, str):
+            from macros import missing
+
             hint = missing.message(obj, name)
         super().__init__(hint, obj, name, exc)
 
@@ -69,6 +74,8 @@ def environment(root, cache=True):
     env = jinja2.Environment(
         loader=_Loader(str(root)), undefined=_Undefined, bytecode_cache=bytecode_cache, optimized=False
     )
+    from macros import context
+
     env.globals.update(context.site_context())
     return env
 
@@ -87,46 +94,46 @@ def with_facts(markdown, facts):
     return facts + "\n" + markdown
 
 
-class ReadLessons(dict):
-    """The ``lessons`` a template sees (another lesson's numbers, by slug), noting which it reads.
+class Lessons(Mapping):
+    """The ``lessons`` a template sees (another lesson's numbers, by slug): each computed on
+    first use, and each use noted.
 
     A page that shows another lesson's numbers must be rendered again when that lesson's
-    fixture changes (``macros.site.incremental``); ``reads`` is None once a template has
-    gone through all of them (a loop), so it depends on every lesson.
+    fixture changes (``macros.site.incremental``, ``macros.page_cache``); ``reads`` is None
+    once a template has gone through all of them (a loop), so it depends on every lesson.
     """
 
-    def __init__(self, *args):
-        super().__init__(*args)
+    def __init__(self, slugs, compute):
+        self._slugs = list(slugs)
+        self._known = set(self._slugs)
+        self._compute = compute  # slug -> Lesson, or a LessonError
+        self._computed = {}
         self.reads = set()
+
+    def value(self, slug):
+        """The computed lesson, without noting a read (the book's own use)."""
+        if slug not in self._known:
+            raise KeyError(slug)
+        if slug not in self._computed:
+            self._computed[slug] = self._compute(slug)
+        return self._computed[slug]
 
     def __getitem__(self, slug):
         if self.reads is not None:
             self.reads.add(slug)
-        return super().__getitem__(slug)
+        return self.value(slug)
 
-    def get(self, slug, default=None):
+    def __contains__(self, slug):
         if self.reads is not None:
             self.reads.add(slug)
-        return super().get(slug, default)
-
-    def _all(self):
-        self.reads = None
+        return slug in self._known
 
     def __iter__(self):
-        self._all()
-        return super().__iter__()
+        self.reads = None
+        return iter(self._slugs)
 
-    def keys(self):
-        self._all()
-        return super().keys()
-
-    def values(self):
-        self._all()
-        return super().values()
-
-    def items(self):
-        self._all()
-        return super().items()
+    def __len__(self):
+        return len(self._slugs)
 
 
 EXTENDS = re.compile(r"""^extends:[ \t]*["']?([\w.-]+)["']?[ \t]*(?:#.*)?$""", re.M)
@@ -143,11 +150,13 @@ def fixture_parent(text):
 
 
 def lesson_digest(folder):
-    """What a computed lesson depends on among the author's files: its template, its fixture
-    and the fixtures it extends, lesson after lesson."""
+    """What a computed lesson depends on among the author's files: every file of its folder
+    (template, fixture, notebook cells) and the fixtures it extends, lesson after lesson."""
     folder = Path(folder)
     digest = hashlib.blake2b(digest_size=16)
-    digest.update(_bytes(folder / LESSON_FILE))
+    for path in sorted(folder.iterdir()):
+        if path.is_file():
+            digest.update(path.name.encode() + b"\0" + _bytes(path) + b"\0")
     seen, current = set(), folder.name
     while current is not None and current not in seen:
         seen.add(current)
@@ -165,51 +174,109 @@ def _bytes(path):
     return path.read_bytes() if path.exists() else b"\0missing"
 
 
+def track_digest(lessons_dir):
+    """The track as pages see it: lessons/track.yaml and every lesson's front matter."""
+    lessons_dir = Path(lessons_dir)
+    parts = [_bytes(lessons_dir / "track.yaml")]
+    for folder in folders.folders(lessons_dir):
+        found = FRONT_MATTER.match(_bytes(folder / LESSON_FILE).decode("utf-8", errors="replace"))
+        parts.append(f"{folder.name}\0{found.group(1) if found else ''}")
+    return page_cache.digest_of(*parts)
+
+
 class Book:
-    """The lessons computed and the track read once; pages rendered on demand.
+    """The track read once; lessons computed when first needed; pages rendered on demand.
 
     Mistakes in a lesson's sources are kept (``failures``, by slug, and ``"track"``) so
-    the caller decides: a strict build stops, a served page shows the message.
+    the caller decides: a strict build stops, a served page shows the message. ``eager``
+    (a build) computes every lesson at once, so a bad fixture stops the build before any
+    page renders; a lesson an earlier build computed from the same sources and code is
+    known good and waits until a page or a notebook needs it.
+
+    With ``cache``, compiled templates go to ``.cache/jinja`` and finished pages and
+    notebooks to ``.cache/pages`` (``macros.page_cache``): an unchanged lesson is neither
+    computed nor rendered again.
 
     ``computed`` (slug -> (digest, Lesson)), when given, keeps computed lessons between
     rebuilds of one ``make serve``: a lesson whose fixture and template are unchanged is
     not computed again. The caller empties it when the project's code changes.
     """
 
-    def __init__(self, root, cache=True, computed=None):
+    def __init__(self, root, cache=True, computed=None, eager=True):
         self.root = Path(root).resolve()
-        self.environment = environment(self.root, cache)
+        self.with_cache = cache
+        self._environment = None
         self.failures = {}
-        self.lessons = ReadLessons()
-        for folder in lessons.folders(self.root / "lessons"):
-            try:
-                self.lessons[folder.name] = self._lesson(folder, computed)
-            except LessonError as error:
-                self.failures[folder.name] = error
+        self.folders = {folder.name: folder for folder in folders.folders(self.root / "lessons")}
+        self.digests = {slug: lesson_digest(folder) for slug, folder in self.folders.items()}
+        self.kept = computed
         try:
             self.titles, entries = track.load(self.root / "lessons")
         except LessonError as error:
             self.failures["track"] = error
             self.titles, entries = [], []
         self.entries = {entry.slug: entry for entry in entries}
-        self.environment.globals["lessons"] = self.lessons  # another lesson's numbers, by slug
+        self.cache = None
+        if cache:
+            context = page_cache.digest_of(page_cache.code_digest(self.root), track_digest(self.root / "lessons"))
+            self.cache = page_cache.PageCache(self.root, context)
+        self.lessons = Lessons(self.digests, self._compute)
+        if eager:
+            self._compute_unknown()
         self.reads = {}  # src_uri -> the other lessons its last render read (None: all)
 
-    @staticmethod
-    def _lesson(folder, computed):
-        if computed is None:
-            return lessons.load(folder)
-        digest = lesson_digest(folder)
-        kept = computed.get(folder.name)
-        if kept is None or kept[0] != digest:
-            kept = computed[folder.name] = (digest, lessons.load(folder))
-        return kept[1]
+    @property
+    def environment(self):
+        """The pages' Jinja environment, made when the first page is rendered."""
+        if self._environment is None:
+            self._environment = environment(self.root, self.with_cache)
+        self._environment.globals["lessons"] = self.lessons  # another lesson's numbers, by slug
+        return self._environment
+
+    def _compute_unknown(self):
+        """Every lesson not known good is computed now; those that fail leave the book."""
+        for slug in self.digests:
+            if self.cache is None or not self.cache.computed_before(self._lesson_key(slug)):
+                try:
+                    self.lessons.value(slug)
+                except LessonError as error:
+                    self.failures[slug] = error
+        if self.failures:
+            self.lessons = Lessons([slug for slug in self.digests if slug not in self.failures], self._compute)
+
+    def _lesson_key(self, slug):
+        return self.cache.key("lesson", slug, self.digests[slug])
+
+    def _compute(self, slug):
+        digest, kept = self.digests[slug], self.kept
+        if kept is not None and slug in kept and kept[slug][0] == digest:
+            return kept[slug][1]
+        from macros.lessons import load
+
+        lesson = load(self.folders[slug])
+        if kept is not None:
+            kept[slug] = (digest, lesson)
+        if self.cache is not None:
+            self.cache.keep_computed(self._lesson_key(slug))
+        return lesson
+
+    def notebook(self, slug):
+        """The bytes of a lesson's notebook (``macros.notebooks``), from the cache when unchanged."""
+        key = self.cache.key("notebook", slug, self.digests[slug]) if self.cache is not None else None
+        data = self.cache.notebook(key) if key is not None else None
+        if data is None:
+            from macros.notebooks import notebook_bytes
+
+            data = notebook_bytes(self.lessons.value(slug))
+            if key is not None:
+                self.cache.keep_notebook(key, data)
+        return data
 
     def lesson_slug(self, src_uri):
         """The slug of a lesson page (lessons/<slug>/lesson.md), or None for other pages."""
         parts = Path(src_uri).parts
         slug = parts[1] if len(parts) == 3 else None
-        return slug if slug and src_uri == lessons.src_uri(slug) else None
+        return slug if slug and src_uri == folders.src_uri(slug) else None
 
     def render(self, src_uri, path, meta=None):
         """A page's Markdown with every template part filled in, or a PageError.
@@ -218,13 +285,42 @@ class Book:
         ``path`` its source file; ``meta`` its front matter as MkDocs read it.
         """
         path = Path(path).resolve()
-        name = path.relative_to(self.root).as_posix()
         slug = self.lesson_slug(src_uri)
         if slug in self.failures:
             raise PageError(str(self.failures[slug]))
+        key = self._page_key(src_uri, path, slug, meta)
+        kept = self.cache.page(key, self.digests) if key is not None else None
+        if kept is not None:
+            markdown, self.reads[src_uri] = kept
+            return markdown
+        markdown = self._render_page(src_uri, path, slug, meta)
+        if key is not None:
+            self.cache.keep_page(key, markdown, self.reads[src_uri], self.digests)
+        return markdown
+
+    def _page_key(self, src_uri, path, slug, meta):
+        if self.cache is None:
+            return None
+        if slug is not None:
+            return self.cache.key("page", src_uri, self.digests[slug])
+        return self.cache.key("page", src_uri, _bytes(path), json.dumps(meta or {}, sort_keys=True, default=str))
+
+    def _lesson(self, slug):
+        try:
+            return self.lessons.value(slug)
+        except LessonError as error:
+            self.failures[slug] = error
+            raise PageError(str(error)) from None
+
+    def _render_page(self, src_uri, path, slug, meta):
+        from macros import context, notebooks, unseen
+        from macros.render import practice, widgets
+        from macros.render import track as track_render
+
+        name = path.relative_to(self.root).as_posix()
         values = {"track_map": lambda: track_render.track_map(self.titles, list(self.entries.values()), src_uri)}
         if slug is not None:
-            lesson = self.lessons[slug]
+            lesson = self._lesson(slug)
             self.check_prose(name, path)
             values.update(context.lesson_context(lesson))
             meta = lesson.meta
@@ -237,13 +333,12 @@ class Book:
             self.reads[src_uri] = None if reads is None else reads - {slug}
         if slug is not None:  # a graded answer must not be on the page above its question
             try:
-                markdown = unseen.enforce(name, markdown, self.lessons[slug].decimals)
+                markdown = unseen.enforce(name, markdown, lesson.decimals)
             except LessonError as error:
                 raise PageError(str(error)) from None
-        if slug is not None:
-            markdown = practice.placed(self.lessons[slug], markdown)
+            markdown = practice.placed(lesson, markdown)
         if slug in self.entries:
-            lesson, entry = self.lessons[slug], self.entries[slug]
+            entry = self.entries[slug]
             data = widgets.lesson_data(slug, entry.title, lesson.decimals, lesson.plain_fixture, entry.meta)
             facts = track_render.facts(entry, self.entries) + "\n" + notebooks.page_link(lesson) + "\n" + data
             markdown = with_facts(markdown, facts + "\n")

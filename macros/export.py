@@ -60,9 +60,9 @@ def write(root, out):
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(book.render(src_uri, path, page_meta(path)), encoding="utf-8")
         written.append(target)
-    for lesson in book.lessons.values():  # each lesson's notebook beside its page, as on the site
-        target = docs / "lessons" / lesson.slug / notebooks.file_name(lesson)
-        target.write_bytes(notebooks.notebook_bytes(lesson))
+    for slug in book.lessons:  # each lesson's notebook beside its page, as on the site
+        target = docs / "lessons" / slug / notebooks.slug_file_name(slug)
+        target.write_bytes(book.notebook(slug))
         written.append(target)
     (out / "mkdocs.yml").write_text(yaml.safe_dump(config(book, root), sort_keys=False, allow_unicode=True), "utf-8")
     return written

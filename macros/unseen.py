@@ -14,8 +14,8 @@ HTML comments. Whole-number answers are not searched: a count or an index such a
 every page, so only answers with decimals are judged.
 """
 
-import inspect
 import re
+import sys
 
 import numpy as np
 
@@ -41,11 +41,12 @@ class UnseenAnswerError(LessonError):
 def template_line():
     """The lesson's line calling the current helper: the outermost Jinja frame on the stack
     (partials are called from the lesson, so the lesson's frame is the outermost one)."""
-    line = None
-    for frame_info in inspect.stack(context=0):
-        template = frame_info.frame.f_globals.get("__jinja_template__")
+    line, frame = None, sys._getframe(1)  # frames only: inspect.stack() reads every caller's source file
+    while frame is not None:
+        template = frame.f_globals.get("__jinja_template__")
         if template is not None:
-            line = template.get_corresponding_lineno(frame_info.lineno)
+            line = template.get_corresponding_lineno(frame.f_lineno)
+        frame = frame.f_back
     return line
 
 

@@ -1,8 +1,9 @@
 """Caches change only time: a site built with the caches a previous build left is the same,
 byte for byte, as one built without them, and two clean builds are the same too.
 
-The caches are ``.cache/jinja`` (compiled pages), ``.cache/theme`` (compiled theme
-templates) and ``.cache/katex`` (typeset formulas). SOURCE_DATE_EPOCH fixes the build
+The caches are ``.cache/jinja`` (compiled pages), ``.cache/pages`` (finished pages and
+notebooks), ``.cache/theme`` (compiled theme templates) and ``.cache/katex`` (typeset
+formulas). SOURCE_DATE_EPOCH fixes the build
 date the sitemap carries, so a build that crosses midnight compares equal as well.
 """
 
@@ -31,7 +32,7 @@ def test_caches_change_no_byte_and_clean_builds_are_identical(tmp_path):
     (tmp_path / "project").mkdir()
     root = copy_project(tmp_path / "project")
     cold = build_into(root, tmp_path / "cold")
-    for cache in ("jinja", "theme", "katex"):
+    for cache in ("jinja", "pages", "theme", "katex"):
         assert any((root / ".cache" / cache).iterdir()), f".cache/{cache} was not filled"
     warm = build_into(root, tmp_path / "warm")
     assert differing(cold, warm) == []

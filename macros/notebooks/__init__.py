@@ -18,6 +18,6 @@ use every variable the notebook defines (``X``, ``W_Q1``, ``weights2``, ``output
 a head's arrays carry its number, except in a lesson with a single head). See extra.py.
 """
 
-from macros.notebooks.build import file_name, notebook, notebook_bytes, page_link
+from macros.notebooks.build import file_name, notebook, notebook_bytes, page_link, slug_file_name
 
-__all__ = ["file_name", "notebook", "notebook_bytes", "page_link"]
+__all__ = ["file_name", "notebook", "notebook_bytes", "page_link", "slug_file_name"]

@@ -10,11 +10,11 @@ shows the mistake instead.
 from mkdocs.structure.files import File
 
 from macros.book import Book
-from macros.notebooks import file_name, notebook_bytes
+from macros.notebooks import slug_file_name
 
 
-def src_uri(lesson):
-    return f"lessons/{lesson.slug}/{file_name(lesson)}"
+def src_uri(slug):
+    return f"lessons/{slug}/{slug_file_name(slug)}"
 
 
 def book_of(config, root):
@@ -24,7 +24,8 @@ def book_of(config, root):
 
 
 def publish(files, config, root):
-    """Add one generated notebook per lesson that computed, to the site's files."""
-    for lesson in book_of(config, root).lessons.values():
-        files.append(File.generated(config, src_uri(lesson), content=notebook_bytes(lesson)))
+    """Add one generated notebook per lesson that computed (or is known to), to the site's files."""
+    book = book_of(config, root)
+    for slug in book.lessons:
+        files.append(File.generated(config, src_uri(slug), content=book.notebook(slug)))
     return files

@@ -17,6 +17,11 @@ class _StrictLoader(yaml.SafeLoader):
     """A YAML loader that refuses a key written twice instead of keeping the last one."""
 
 
+class _FastStrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """The same rules over libyaml's parser (several times faster); a mistake is worded by
+    the pure-Python loader above, whose messages are the ones authors see."""
+
+
 def _no_duplicate_keys(loader, node, deep=False):
     seen = set()
     for key_node, _ in node.value:
@@ -29,6 +34,7 @@ def _no_duplicate_keys(loader, node, deep=False):
 
 
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _no_duplicate_keys)
+_FastStrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _no_duplicate_keys)
 
 
 def read_text(file, error=SourceError):
@@ -45,6 +51,10 @@ def read_text(file, error=SourceError):
 
 def parse(text, file, first_line=1, error=SourceError):
     """YAML text from ``file`` (starting at ``first_line`` of it) as Python data."""
+    try:
+        return yaml.load(text, Loader=_FastStrictLoader)
+    except yaml.YAMLError:
+        pass
     try:
         return yaml.load(text, Loader=_StrictLoader)
     except yaml.YAMLError as problem:
