@@ -11,16 +11,19 @@ rendered here, with a file loader over the project folder, so that:
   ``python -m macros render DIR`` writes the same Markdown as plain files.
 """
 
+import contextlib
 import hashlib
 import json
+import os
 import re
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
 import jinja2
 import yaml
 
-from macros import page_cache
+from macros import page_cache, prepare
 from macros.errors import LessonError, SourceError
 from macros.sources import folders, prose, track
 from macros.sources.folders import FIXTURE_FILE, LESSON_FILE
@@ -61,6 +64,22 @@ class _Undefined(jinja2.StrictUndefined):
         super().__init__(hint, obj, name, exc)
 
 
+class WholeFileBytecodeCache(jinja2.FileSystemBytecodeCache):
+    """Jinja's file cache, each file written whole (a temporary file renamed): worker
+    processes (``macros.prepare``) compile the shared partials into the same folder at once,
+    and a reader must never meet half a file."""
+
+    def dump_bytecode(self, bucket):
+        fd, temporary = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as file:
+                bucket.write_bytecode(file)
+            os.replace(temporary, os.path.join(self.directory, self.pattern % bucket.key))
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+
+
 def environment(root, cache=True):
     """The Jinja environment for the book's pages, with templates named from ``root``."""
     root = Path(root)
@@ -68,7 +87,7 @@ def environment(root, cache=True):
     if cache:
         folder = root / ".cache" / "jinja"
         folder.mkdir(parents=True, exist_ok=True)
-        bytecode_cache = jinja2.FileSystemBytecodeCache(str(folder))
+        bytecode_cache = WholeFileBytecodeCache(str(folder))
     # Jinja's optimizer only folds constants, which lesson templates barely have; skipping
     # it makes compiling a lesson about a sixth cheaper (see bench/).
     env = jinja2.Environment(
@@ -234,15 +253,28 @@ class Book:
         return self._environment
 
     def _compute_unknown(self):
-        """Every lesson not known good is computed now; those that fail leave the book."""
-        for slug in self.digests:
-            if self.cache is None or not self.cache.computed_before(self._lesson_key(slug)):
-                try:
-                    self.lessons.value(slug)
-                except LessonError as error:
-                    self.failures[slug] = error
+        """Every lesson not known good is computed now; those that fail leave the book.
+
+        In a plain build, many unknown lessons (a cold build) are computed by worker
+        processes (``macros.prepare``), which leave their pages in the caches too. Never
+        under ``make serve``, whose process runs threads that a fork would not carry over.
+        """
+        unknown = [slug for slug in self.digests if not self._known(slug)]
+        if self.cache is not None and self.kept is None and prepare.worth_it(len(unknown)):
+            for slug, message in prepare.in_parallel(self.root, unknown).items():
+                if message is not None:
+                    self.failures[slug] = LessonError(message)
+            unknown = [slug for slug in unknown if slug not in self.failures and not self._known(slug)]
+        for slug in unknown:
+            try:
+                self.lessons.value(slug)
+            except LessonError as error:
+                self.failures[slug] = error
         if self.failures:
             self.lessons = Lessons([slug for slug in self.digests if slug not in self.failures], self._compute)
+
+    def _known(self, slug):
+        return self.cache is not None and self.cache.computed_before(self._lesson_key(slug))
 
     def _lesson_key(self, slug):
         return self.cache.key("lesson", slug, self.digests[slug])
