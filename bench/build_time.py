@@ -3,15 +3,16 @@
 For each size N a throwaway project is made in a temporary directory with N lessons: the
 book's real lessons (their cross-references resolve), and enough lessons derived from
 lessons/two-heads-separate-projections to make up N (the first keeps its fixture, the
-others get an X drawn at random, so every lesson computes its own numbers; each lesson's
-template text is made unique, as real lessons' are), listed after the real chapters in a
-generated lessons/track.yaml. It is built three ways:
+others get new numbers in X, drawn at random with the source's equalities kept, so every
+lesson computes its own numbers; each lesson's template text is made unique, as real
+lessons' are), listed after the real chapters in a generated lessons/track.yaml. It is
+built three ways:
 
 - computed, cold: the site's own pipeline, mkdocs-macros running the engine and the
-                  templates, with the project's .cache/ (compiled templates) deleted first;
-- computed, warm: the same, with the cache the previous computed build left;
-- static:         the Markdown that pipeline produced, laid out as plain pages, built with
-                  the macros plugin removed from the configuration.
+                  templates, with the project's whole .cache/ deleted first;
+- computed, warm: the same, with the caches the previous computed build left;
+- static:         the Markdown and notebooks that pipeline produced, laid out as plain
+                  files (no fixture left), built with the macros plugin removed.
 
 Everything else (theme, Markdown extensions, the hooks with the KaTeX typesetting, the nav
 generated from the track) is the same, so the difference is what the computation costs.
