@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from macros.engine import masks, online, positions
-from tests.test_js_twin import differences, run_node
+from tests.nodejs import run_node
+from tests.test_js_twin import differences
 
 SEED = 20261130
 N_RANDOM = 40

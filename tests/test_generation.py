@@ -13,7 +13,7 @@ import pytest
 from macros import lessons
 from macros.engine import attention, cost, online
 from macros.render import cost_chart, online_lab
-from tests.test_js_twin import run_node
+from tests.nodejs import run_node
 
 ROOT = lessons.LESSONS.parent
 

@@ -10,7 +10,8 @@ import pytest
 from macros import engine
 from macros.engine.trace import to_dict
 from macros.sources import fixture
-from tests.test_js_twin import GOOD_SELF, build_message, changed, differences, matrix, run_node
+from tests.nodejs import run_node
+from tests.test_js_twin import GOOD_SELF, build_message, changed, differences, matrix
 
 SEED = 20261130
 

@@ -4,7 +4,8 @@ The golden vectors are not committed: they are generated at test time from the f
 seed SEED (N_RANDOM random fixtures of both forms, then the hand-picked edge cases of
 edge_cases(), then every lesson's fixture.yaml). Each one is written as YAML, loaded by
 macros.sources.fixture.load and traced by the numpy engine; its JSON form (the fixture's to_plain())
-goes to node, which runs the twin over all of them in one process (tests/js/run_trace.mjs).
+goes to node, which runs the twin over all of them in one call (tests/js/run_trace.mjs, in the
+session's node process: tests/nodejs.py).
 Every field of the two traces must agree to TOL, absolute plus relative, with nulls at the
 same places. Node is required: without it these tests fail, they do not skip.
 """
@@ -13,8 +14,6 @@ import copy
 import dataclasses
 import json
 import math
-import shutil
-import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +25,7 @@ from macros.engine import variants
 from macros.engine.trace import HEAD_FIELDS, LAYER_FIELDS, HeadTrace, Trace, to_dict
 from macros.errors import FixtureError
 from macros.sources import fixture
+from tests.nodejs import run_node
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 20261129
@@ -143,28 +143,6 @@ CASES = golden_cases()
 
 
 # ---------------------------------------------------------------- running both engines
-
-
-def node():
-    """The node executable; its absence fails the suite, since the twin would go untested."""
-    path = shutil.which("node")
-    if path is None:
-        pytest.fail("node is not on PATH: the browser twin's parity tests need Node.js (20 or later) to run")
-    return path
-
-
-def run_node(script, payload):
-    """JSON in on stdin, JSON out on stdout, from one of the scripts in tests/js/."""
-    result = subprocess.run(
-        [node(), str(ROOT / "tests" / "js" / script)],
-        input=json.dumps(payload, allow_nan=False),
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-    )
-    assert result.returncode == 0, f"node {script} failed:\n{result.stderr}"
-    return json.loads(result.stdout)
 
 
 def write_yaml(data, folder):
@@ -563,29 +541,14 @@ class TestValidate:
         ]
 
     def test_non_finite_numbers_are_refused(self):
-        # JSON cannot carry NaN or Infinity, so this one calls the module directly.
-        script = (
-            "import { validate } from './docs/assets/js/engine.js';"
-            "console.log(JSON.stringify(validate({ Q: [[NaN, -Infinity]], K: [[1, 2]], V: [[Infinity]] })));"
-        )
-        result = subprocess.run(
-            [node(), "--input-type=module", "-e", script], capture_output=True, text=True, cwd=ROOT, timeout=60
-        )
-        assert result.returncode == 0, result.stderr
-        assert json.loads(result.stdout) == [
+        # JSON cannot carry NaN or Infinity, so tests/js/run_unjsonable.mjs writes them itself.
+        assert run_node("run_unjsonable.mjs", "validate non-finite numbers") == [
             "Q[0][0]: expected a finite number, got .nan",
             "Q[0][1]: expected a finite number, got -.inf",
             "V[0][0]: expected a finite number, got .inf",
         ]
 
     def test_trace_refuses_what_validate_refuses(self):
-        script = (
-            "import { trace } from './docs/assets/js/engine.js';"
-            "try { trace({ Q: [[1]], K: [['abc']], V: [[1]] }); console.log('no error'); }"
-            "catch (error) { console.log(JSON.stringify(error.problems)); }"
-        )
-        result = subprocess.run(
-            [node(), "--input-type=module", "-e", script], capture_output=True, text=True, cwd=ROOT, timeout=60
-        )
-        assert result.returncode == 0, result.stderr
-        assert json.loads(result.stdout) == ["K[0][0]: expected a number, got 'abc'"]
+        assert run_node("run_unjsonable.mjs", "trace a fixture that validate refuses") == [
+            "K[0][0]: expected a number, got 'abc'"
+        ]

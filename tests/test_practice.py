@@ -3,7 +3,7 @@
 Sources of expected values: FNV-1a's published test vectors (Fowler, Noll, Vo); mix32
 against an independent numpy uint32 implementation written here; the lessons' own
 fixtures; numpy's trace (macros.engine) read at the graded path with macros.render.lesson_widgets.resolve.
-The browser modules run in one node process per test (tests/js/run_practice.mjs).
+The browser modules run in the session's node process (tests/js/run_practice.mjs, tests/nodejs.py).
 """
 
 import numpy as np
@@ -14,7 +14,8 @@ from macros.errors import FixtureError
 from macros.practice import check, generator, prng
 from macros.render.lesson_widgets import resolve
 from macros.sources.fixture import validate
-from tests.test_js_twin import ROOT, run_node
+from tests.nodejs import run_node
+from tests.test_js_twin import ROOT
 
 TWO_HEADS = ROOT / "lessons" / "tracing-two-heads" / "fixture.yaml"  # 3 tokens, 2 heads, W_O
 CAUSAL = ROOT / "lessons" / "two-heads-separate-projections" / "fixture.yaml"  # causal, 2 heads

@@ -20,7 +20,8 @@ from macros.errors import FixtureError
 from macros.practice import build, check, generator
 from macros.sources import practice_key
 from macros.sources.fixture import validate
-from tests.test_js_twin import ROOT, run_node
+from tests.nodejs import run_node
+from tests.test_js_twin import ROOT
 
 LESSONS = sorted(path.parent for path in (ROOT / "lessons").glob("*/fixture.yaml"))
 SLUGS = [folder.name for folder in LESSONS]

@@ -28,7 +28,8 @@ from macros import context, engine, lessons
 from macros.engine.trace import HEAD_FIELDS, LAYER_FIELDS, MASK, MASKED, HeadTrace, Trace
 from macros.render import lesson_widgets, numbers
 from macros.sources import fixture
-from tests.test_js_twin import CASES, LESSON_FIXTURES, run_node, write_yaml
+from tests.nodejs import run_node
+from tests.test_js_twin import CASES, LESSON_FIXTURES, write_yaml
 
 # A lab binds numbers; the masked fields (null where a key is hidden) and the mask are drawn
 # by maps() and the step tables, never bound one value at a time.
