@@ -25,6 +25,7 @@ from macros.engine import variants
 from macros.engine.trace import HEAD_FIELDS, LAYER_FIELDS, HeadTrace, Trace, to_dict
 from macros.errors import FixtureError
 from macros.sources import fixture
+from tests import computed
 from tests.nodejs import run_node
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -195,7 +196,7 @@ def load_cases(folder):
     loaded = {
         name: fixture.validate(folder / name / "fixture.yaml", copy.deepcopy(data)) for name, data in CASES.items()
     }
-    loaded.update({f"lesson:{path.parent.name}": fixture.load(path) for path in LESSON_FIXTURES})
+    loaded.update({f"lesson:{path.parent.name}": computed.lesson(path.parent.name).fixture for path in LESSON_FIXTURES})
     return loaded
 
 

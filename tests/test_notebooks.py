@@ -21,14 +21,12 @@ from macros.errors import LessonError
 from macros.notebooks import extra, file_name, notebook_bytes
 from macros.notebooks.checks import published
 from macros.notebooks.layer import describe
+from tests import computed
+from tests.computed import SLUGS
 from tests.sitebuild import build, edit
 
-SLUGS = [folder.name for folder in lessons.folders()]
 KERNEL = "attention-by-hand-python"
-
-
-def load(slug):
-    return lessons.load(lessons.LESSONS / slug)
+load = computed.lesson  # the session's shared lesson (tests/computed.py)
 
 
 def read(data):
@@ -81,26 +79,27 @@ def text_output(cell):
 @pytest.fixture(scope="session")
 def executed(kernel_specs):
     """Every lesson's notebook, run once per session."""
-    return {slug: execute(read(notebook_bytes(load(slug))), kernel_specs) for slug in SLUGS}
+    return {slug: execute(read(computed.notebook(slug)), kernel_specs) for slug in SLUGS}
 
 
 class TestGenerated:
     @pytest.mark.parametrize("slug", SLUGS)
     def test_validates_with_nbformat(self, slug):
-        nbformat.validate(read(notebook_bytes(load(slug))))
+        nbformat.validate(read(computed.notebook(slug)))
 
     @pytest.mark.parametrize("slug", SLUGS)
     def test_has_no_outputs_and_no_execution_counts(self, slug):
-        for cell in code_cells(read(notebook_bytes(load(slug)))):
+        for cell in code_cells(read(computed.notebook(slug))):
             assert cell.outputs == [] and cell.execution_count is None
 
     @pytest.mark.parametrize("slug", SLUGS)
     def test_the_same_lesson_gives_the_same_bytes(self, slug):
-        assert notebook_bytes(load(slug)) == notebook_bytes(load(slug))
+        # Loaded and written afresh, against the session's copy made the same way.
+        assert notebook_bytes(lessons.load(lessons.LESSONS / slug)) == computed.notebook(slug)
 
     @pytest.mark.parametrize("slug", SLUGS)
     def test_cell_ids_are_unique(self, slug):
-        ids = [cell.id for cell in read(notebook_bytes(load(slug))).cells]
+        ids = [cell.id for cell in read(computed.notebook(slug)).cells]
         assert len(ids) == len(set(ids))
 
     def test_file_name_is_the_slug(self):
@@ -108,13 +107,13 @@ class TestGenerated:
 
     @pytest.mark.parametrize("slug", SLUGS)
     def test_imports_numpy_and_torch_only(self, slug):
-        source = "\n".join(cell.source for cell in code_cells(read(notebook_bytes(load(slug)))))
+        source = "\n".join(cell.source for cell in code_cells(read(computed.notebook(slug))))
         imported = set(re.findall(r"^\s*(?:import|from) (\w+)", source, flags=re.MULTILINE))
         assert imported == {"numpy", "torch"}
 
     @pytest.mark.parametrize("slug", SLUGS)
     def test_speaks_readers_words(self, slug):
-        text = notebook_bytes(load(slug)).decode("utf-8")
+        text = computed.notebook(slug).decode("utf-8")
         assert not re.findall(r"\b(fixture|engine|yaml|tests?)\b", text, flags=re.IGNORECASE)
 
     @pytest.mark.parametrize("slug", SLUGS)
@@ -127,19 +126,19 @@ class TestGenerated:
 
     def test_steps_come_in_the_books_order_and_names(self):
         # Causal two-head lesson: every step of head 1, then head 2, then the layer.
-        sources = [cell.source for cell in code_cells(read(notebook_bytes(load("two-heads-separate-projections"))))]
+        sources = [cell.source for cell in code_cells(read(computed.notebook("two-heads-separate-projections")))]
         steps = ["# Project", "# Scores", "# Scale", "# Mask", "# Stable softmax, shift", "# Stable softmax, exp"]
         steps += ["# Stable softmax, sum", "# Stable softmax, divide", "# Readings"]
         order = [step for source in sources for step in steps + ["# Concatenate", "# W_O"] if source.startswith(step)]
         assert order == steps + steps + ["# Concatenate", "# W_O"]
 
     def test_a_lesson_given_directly_splits_its_columns_into_heads(self):
-        source = "\n".join(cell.source for cell in read(notebook_bytes(load("two-heads-of-dimension-one"))).cells)
+        source = "\n".join(cell.source for cell in read(computed.notebook("two-heads-of-dimension-one")).cells)
         assert "Q1 = Q[:, 0:1]" in source and "V2 = V[:, 1:2]" in source
         assert "X @" not in source
 
     def test_an_unmasked_lesson_has_no_mask_step(self):
-        source = "\n".join(cell.source for cell in read(notebook_bytes(load("tracing-two-heads"))).cells)
+        source = "\n".join(cell.source for cell in read(computed.notebook("tracing-two-heads")).cells)
         assert "# Mask" not in source and "visible" not in source
 
     def test_embeds_the_page_values_at_full_precision(self):
@@ -162,7 +161,7 @@ class TestGenerated:
         ],
     )
     def test_multihead_attention_is_compared_where_the_heads_fit_it(self, slug, compared):
-        assert ("torch.nn.MultiheadAttention(" in torch_cell(read(notebook_bytes(load(slug)))).source) is compared
+        assert ("torch.nn.MultiheadAttention(" in torch_cell(read(computed.notebook(slug))).source) is compared
 
 
 class TestFixtureEdits:
@@ -187,7 +186,7 @@ class TestPublishedWithTheSite:
             page = (site.site / "lessons" / slug / "index.html").read_text(encoding="utf-8")
             assert f'href="{slug}.ipynb">open the notebook</a>' in page, slug
             published_bytes = (site.site / "lessons" / slug / f"{slug}.ipynb").read_bytes()
-            assert published_bytes == notebook_bytes(load(slug)), slug
+            assert published_bytes == computed.notebook(slug), slug
 
     def test_a_fixture_edit_gives_a_notebook_with_the_new_numbers(self, project):
         # The same edit as tests/test_site.py makes to this page: the third input row.
@@ -218,7 +217,7 @@ class TestTheFusedLessonsOwnCells:
         assert "forgot_the_transpose =" in printed
 
     def test_they_come_after_the_checks(self):
-        nb = read(notebook_bytes(load("from-hand-to-code")))
+        nb = read(computed.notebook("from-hand-to-code"))
         cells = code_cells(nb)
         assert cells.index(torch_cell(nb)) < cells.index(cell_with(nb, "output_fused = concat_fused @ W_O"))
 
@@ -263,7 +262,7 @@ class TestExecuted:
 
     def test_a_notebook_that_disagrees_with_the_page_fails(self, kernel_specs):
         # Negative control: change an input number after the page's values were written.
-        nb = read(notebook_bytes(load("attention-by-hand")))
+        nb = read(computed.notebook("attention-by-hand"))
         numbers = code_cells(nb)[1]
         numbers.source = numbers.source.replace("[2, -1]", "[2, -1.5]", 1)
         with pytest.raises(CellExecutionError, match="AssertionError"):

@@ -16,6 +16,9 @@ Two comparisons:
   publishable trace holds finite. The plain exponentials are left out of this one: they
   reach 1e300, where a printed integer shows digits beyond float64's precision, and
   numpy's exp and the browser's Math.exp differ there in the last bits.
+
+`make test-fast` compares a sample (SAMPLE: the first two drawn fixtures, the hand-picked
+edge cases and the book's lessons); the sweep over the other drawn fixtures is marked slow.
 """
 
 import dataclasses
@@ -28,6 +31,7 @@ from macros import context, engine, lessons
 from macros.engine.trace import HEAD_FIELDS, LAYER_FIELDS, MASK, MASKED, HeadTrace, Trace
 from macros.render import lesson_widgets, numbers
 from macros.sources import fixture
+from tests import computed
 from tests.nodejs import run_node
 from tests.test_js_twin import CASES, LESSON_FIXTURES, write_yaml
 
@@ -104,13 +108,17 @@ def as_trace(data):
     return Trace(tuple(heads), **{f.name: field(data[f.name], f.kind) for f in LAYER_FIELDS})
 
 
-def drawn_lessons(folder):
-    """A lesson for each drawn fixture (decimals 0 to 5 in turn), then the book's own lessons."""
+def drawn_lessons(folder, names):
+    """A lesson for each of ``names``: a drawn fixture (decimals 0 to 5 in turn, by its place
+    in CASES) or one of the book's lessons."""
     found = []
-    for i, (name, data) in enumerate(CASES.items()):
-        loaded = fixture.load(write_yaml(data, folder / name))
-        found.append(lessons.Lesson(name, folder / name, {"decimals": i % 6}, loaded, engine.run(loaded)))
-    found += [lessons.load(path.parent) for path in LESSON_FIXTURES]
+    for name in names:
+        if name in CASES:
+            loaded = fixture.load(write_yaml(CASES[name], folder / name))
+            meta = {"decimals": list(CASES).index(name) % 6}
+            found.append(lessons.Lesson(name, folder / name, meta, loaded, engine.run(loaded)))
+        else:
+            found.append(computed.lesson(name))
     return found
 
 
@@ -127,23 +135,61 @@ def run_labs(drawn, elements):
     return run_node("run_bind.mjs", payload)
 
 
+LESSON_SLUGS = [path.parent.name for path in LESSON_FIXTURES]
+SLUGS = [*CASES, *LESSON_SLUGS]
+# What `make test-fast` compares; the drawn fixtures left out of it are the slow sweep.
+SAMPLE = [*list(CASES)[:2], *(name for name in CASES if not name.startswith("random-")), *LESSON_SLUGS]
+PARTS = {"sample": SAMPLE, "sweep": [slug for slug in SLUGS if slug not in SAMPLE]}
+PART_PARAMS = ["sample", pytest.param("sweep", marks=pytest.mark.slow)]
+SLUG_PARAMS = [slug if slug in SAMPLE else pytest.param(slug, marks=pytest.mark.slow) for slug in SLUGS]
+
+
+def part_of(slug):
+    return "sample" if slug in SAMPLE else "sweep"
+
+
+class ByPart(dict):
+    """part -> its results, each part computed when a test first asks for it."""
+
+    def __init__(self, compute):
+        super().__init__()
+        self.compute = compute
+
+    def __missing__(self, part):
+        self[part] = self.compute(part)
+        return self[part]
+
+    def everything(self):
+        return {**self["sample"], **self["sweep"]}
+
+
 @pytest.fixture(scope="module")
 def parity(tmp_path_factory):
-    """slug -> (lesson, the build's bound elements, the lab's {trace, texts}): numpy's numbers, the EXACT fields."""
-    drawn = drawn_lessons(tmp_path_factory.mktemp("text"))
-    elements = [bound_elements(lab_html(lesson, EXACT)) for lesson in drawn]
-    labs = run_labs(drawn, elements)
-    return {lesson.slug: (lesson, found, lab) for lesson, found, lab in zip(drawn, elements, labs, strict=True)}
+    """part -> slug -> (lesson, the build's bound elements, the lab's {trace, texts}).
+
+    numpy's numbers, the EXACT fields."""
+
+    def compute(part):
+        drawn = drawn_lessons(tmp_path_factory.mktemp("text"), PARTS[part])
+        elements = [bound_elements(lab_html(lesson, EXACT)) for lesson in drawn]
+        labs = run_labs(drawn, elements)
+        return {lesson.slug: (lesson, found, lab) for lesson, found, lab in zip(drawn, elements, labs, strict=True)}
+
+    return ByPart(compute)
 
 
 @pytest.fixture(scope="module")
 def same_numbers(parity):
-    """slug -> (the build's elements drawn from the twin's own trace, every bindable field; the lab's texts)."""
-    drawn = [lesson for lesson, _, _ in parity.values()]
-    twins = [dataclasses.replace(lesson, trace=as_trace(lab["trace"])) for lesson, _, lab in parity.values()]
-    elements = [bound_elements(lab_html(twin, BINDABLE)) for twin in twins]
-    labs = run_labs(drawn, elements)
-    return {lesson.slug: (found, lab["texts"]) for lesson, found, lab in zip(drawn, elements, labs, strict=True)}
+    """part -> slug -> (the build's elements drawn from the twin's own trace, every bindable field; the lab's texts)."""
+
+    def compute(part):
+        drawn = [lesson for lesson, _, _ in parity[part].values()]
+        twins = [dataclasses.replace(lesson, trace=as_trace(lab["trace"])) for lesson, _, lab in parity[part].values()]
+        elements = [bound_elements(lab_html(twin, BINDABLE)) for twin in twins]
+        labs = run_labs(drawn, elements)
+        return {lesson.slug: (found, lab["texts"]) for lesson, found, lab in zip(drawn, elements, labs, strict=True)}
+
+    return ByPart(compute)
 
 
 def mismatches(found, lab):
@@ -154,18 +200,15 @@ def mismatches(found, lab):
     ]
 
 
-SLUGS = [*CASES, *(path.parent.name for path in LESSON_FIXTURES)]
-
-
-@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("slug", SLUG_PARAMS)
 def test_the_lab_prints_what_the_build_prints(parity, slug):
-    _, found, lab = parity[slug]
+    _, found, lab = parity[part_of(slug)][slug]
     assert mismatches(found, lab["texts"]) == []
 
 
-@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("slug", SLUG_PARAMS)
 def test_for_the_same_numbers_every_bindable_field_reads_the_same(same_numbers, slug):
-    found, lab = same_numbers[slug]
+    found, lab = same_numbers[part_of(slug)][slug]
     assert mismatches(found, lab) == []
 
 
@@ -175,10 +218,14 @@ def field_of(bind):
     return parts[2] if parts[0] == "heads" else parts[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fields", ["exact", "bindable"])
 def test_every_kind_of_group_is_compared(parity, same_numbers, fields):
     """Bound rows and matrices, bars and heat maps (figure groups), table twins (data-group), every field."""
-    drawn = [found for _, found, _ in parity.values()] if fields == "exact" else [f for f, _ in same_numbers.values()]
+    if fields == "exact":
+        drawn = [found for _, found, _ in parity.everything().values()]
+    else:
+        drawn = [found for found, _ in same_numbers.everything().values()]
     elements = [e for found in drawn for e in found]
     expected = {"concat", "W_O", "output", "average", *(EXACT if fields == "exact" else BINDABLE)}
     assert {field_of(e["bind"]) for e in elements} == expected
@@ -188,17 +235,18 @@ def test_every_kind_of_group_is_compared(parity, same_numbers, fields):
 
 def test_a_changed_text_is_reported(parity):
     """Negative control: one digit changed on the build's side is a mismatch."""
-    _, found, lab = parity[next(iter(CASES))]
+    _, found, lab = parity["sample"][next(iter(CASES))]
     changed = [dict(e) for e in found]
     changed[0]["text"] += "1"
     assert len(mismatches(changed, lab["texts"])) == 1
 
 
-def test_grouping_matters(parity):
+@pytest.mark.parametrize("part", PART_PARAMS)
+def test_grouping_matters(parity, part):
     """Negative control: formatted one value at a time, some heat-map cells would read otherwise."""
     alone = [
         (e["text"], numbers.format_values([lesson_widgets.resolve(lesson.published, e["bind"])], lesson.decimals)[0])
-        for lesson, found, _ in parity.values()
+        for lesson, found, _ in parity[part].values()
         for e in found
         if e["figure"] is not None
     ]
