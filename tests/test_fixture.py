@@ -10,6 +10,7 @@ import pytest
 
 from macros.errors import FixtureError
 from macros.sources import fixture
+from tests import command
 
 GOOD = """\
 tokens: [a, b, c]
@@ -206,11 +207,10 @@ def test_bad_fixture_is_refused_with_a_located_message(tmp_path, text, message):
 
 
 class TestTraceCommand:
-    def run(self, *args):
-        return subprocess.run([sys.executable, "-m", "macros", *args], capture_output=True, text=True)
+    """``python -m macros trace``, run in process (tests/command.py), and once as a real process."""
 
     def test_prints_the_trace_as_json(self, tmp_path):
-        result = self.run("trace", str(write(tmp_path, GOOD)))
+        result = command.run("trace", str(write(tmp_path, GOOD)))
         trace = json.loads(result.stdout)
         assert result.returncode == 0
         assert set(trace) >= {"heads", "concat", "output"}
@@ -218,24 +218,32 @@ class TestTraceCommand:
 
     def test_masked_scaled_scores_are_null(self, tmp_path):
         trace = json.loads(
-            self.run("trace", str(write(tmp_path, GOOD.replace("causal: false", "causal: true")))).stdout
+            command.run("trace", str(write(tmp_path, GOOD.replace("causal: false", "causal: true")))).stdout
         )
         assert trace["heads"][0]["scaled"][0][1:] == [None, None]
 
     def test_bad_fixture_exits_non_zero_with_the_message_and_no_traceback(self, tmp_path):
         path = write(tmp_path, GOOD.replace("[1, 1, 0, 0]", "[1, one, 0, 0]"))
-        result = self.run("trace", str(path))
+        result = command.run("trace", str(path))
         assert result.returncode == 1 and result.stdout == ""
         assert result.stderr == f"error: {path}:2: X[2][1] (row 3, column 2): expected a number, got 'one'\n"
         assert "Traceback" not in result.stderr
 
     def test_overflow_is_refused_not_printed_as_nan(self, tmp_path):
         path = write(tmp_path, "Q: [[1.0e+200]]\nK: [[1.0e+200], [1]]\nV: [[1], [2]]\n")
-        result = self.run("trace", str(path))
+        result = command.run("trace", str(path))
         assert result.returncode == 1 and "Traceback" not in result.stderr
         expected = "expected numbers small enough for attention to stay finite, got an overflow in heads[0].scores"
         assert result.stderr == f"error: {path}: {expected}\n"
 
+    @pytest.mark.slow
+    def test_the_real_command_exits_non_zero_with_the_message_and_no_traceback(self, tmp_path):
+        """The same bad fixture through ``python -m macros`` in its own process, as an author runs it."""
+        path = write(tmp_path, GOOD.replace("[1, 1, 0, 0]", "[1, one, 0, 0]"))
+        result = subprocess.run([sys.executable, "-m", "macros", "trace", str(path)], capture_output=True, text=True)
+        assert result.returncode == 1 and result.stdout == ""
+        assert result.stderr == f"error: {path}:2: X[2][1] (row 3, column 2): expected a number, got 'one'\n"
+
     def test_missing_file(self, tmp_path):
-        result = self.run("trace", str(tmp_path / "nope.yaml"))
+        result = command.run("trace", str(tmp_path / "nope.yaml"))
         assert result.returncode == 1 and "expected a readable file" in result.stderr
