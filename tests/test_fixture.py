@@ -4,14 +4,17 @@ and what was found. Messages are asserted whole: they are part of the author's i
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
+import yaml
 
 from macros.errors import FixtureError
-from macros.sources import fixture
+from macros.sources import fixture, yamlfile
 from tests import command
 
+ROOT = Path(__file__).resolve().parent.parent
 GOOD = """\
 tokens: [a, b, c]
 X: [[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0]]
@@ -247,3 +250,34 @@ class TestTraceCommand:
     def test_missing_file(self, tmp_path):
         result = command.run("trace", str(tmp_path / "nope.yaml"))
         assert result.returncode == 1 and "expected a readable file" in result.stderr
+
+
+class TestYamlParsers:
+    """macros/sources/yamlfile.py reads with libyaml's parser where PyYAML has it, and words
+    every mistake with the pure-Python one: the data must be the same either way."""
+
+    BOOK = [
+        *sorted((ROOT / "lessons").glob("*/fixture.yaml")),
+        ROOT / "lessons" / "track.yaml",
+        ROOT / "macros" / "scaffold" / "fixture.yaml",
+    ]
+
+    @staticmethod
+    def both(text):
+        return [yaml.load(text, Loader=loader) for loader in (yamlfile._FastStrictLoader, yamlfile._StrictLoader)]
+
+    @pytest.mark.parametrize("path", BOOK, ids=lambda path: path.relative_to(ROOT).as_posix())
+    def test_every_yaml_file_of_the_book_reads_the_same(self, path):
+        fast, strict = self.both(path.read_text(encoding="utf-8"))
+        assert fast == strict and fast
+
+    def test_every_front_matter_reads_the_same(self):
+        for path in sorted((ROOT / "lessons").glob("*/lesson.md")):
+            front = path.read_text(encoding="utf-8").split("---\n")[1]
+            fast, strict = self.both(front)
+            assert fast == strict and fast, path
+
+    def test_a_key_written_twice_is_refused_by_both(self):
+        for loader in (yamlfile._FastStrictLoader, yamlfile._StrictLoader):
+            with pytest.raises(yaml.constructor.ConstructorError, match="the field 'a' written twice"):
+                yaml.load("a: 1\nb: 2\na: 3\n", Loader=loader)
