@@ -33,6 +33,7 @@ from macros.render import lesson_widgets, numbers
 from macros.sources import fixture
 from tests import computed
 from tests.nodejs import run_node
+from tests.sweeps import Sweep
 from tests.test_js_twin import CASES, LESSON_FIXTURES, write_yaml
 
 # A lab binds numbers; the masked fields (null where a key is hidden) and the mask are drawn
@@ -136,31 +137,11 @@ def run_labs(drawn, elements):
 
 
 LESSON_SLUGS = [path.parent.name for path in LESSON_FIXTURES]
-SLUGS = [*CASES, *LESSON_SLUGS]
-# What `make test-fast` compares; the drawn fixtures left out of it are the slow sweep.
-SAMPLE = [*list(CASES)[:2], *(name for name in CASES if not name.startswith("random-")), *LESSON_SLUGS]
-PARTS = {"sample": SAMPLE, "sweep": [slug for slug in SLUGS if slug not in SAMPLE]}
-PART_PARAMS = ["sample", pytest.param("sweep", marks=pytest.mark.slow)]
-SLUG_PARAMS = [slug if slug in SAMPLE else pytest.param(slug, marks=pytest.mark.slow) for slug in SLUGS]
-
-
-def part_of(slug):
-    return "sample" if slug in SAMPLE else "sweep"
-
-
-class ByPart(dict):
-    """part -> its results, each part computed when a test first asks for it."""
-
-    def __init__(self, compute):
-        super().__init__()
-        self.compute = compute
-
-    def __missing__(self, part):
-        self[part] = self.compute(part)
-        return self[part]
-
-    def everything(self):
-        return {**self["sample"], **self["sweep"]}
+# `make test-fast` compares the first drawn fixtures, the edge cases and the lessons.
+SWEEP = Sweep(
+    [*CASES, *LESSON_SLUGS],
+    sample=[*list(CASES)[:2], *(name for name in CASES if not name.startswith("random-")), *LESSON_SLUGS],
+)
 
 
 @pytest.fixture(scope="module")
@@ -169,27 +150,27 @@ def parity(tmp_path_factory):
 
     numpy's numbers, the EXACT fields."""
 
-    def compute(part):
-        drawn = drawn_lessons(tmp_path_factory.mktemp("text"), PARTS[part])
+    def compute(names):
+        drawn = drawn_lessons(tmp_path_factory.mktemp("text"), names)
         elements = [bound_elements(lab_html(lesson, EXACT)) for lesson in drawn]
         labs = run_labs(drawn, elements)
         return {lesson.slug: (lesson, found, lab) for lesson, found, lab in zip(drawn, elements, labs, strict=True)}
 
-    return ByPart(compute)
+    return SWEEP.results(compute)
 
 
 @pytest.fixture(scope="module")
 def same_numbers(parity):
     """part -> slug -> (the build's elements drawn from the twin's own trace, every bindable field; the lab's texts)."""
 
-    def compute(part):
-        drawn = [lesson for lesson, _, _ in parity[part].values()]
-        twins = [dataclasses.replace(lesson, trace=as_trace(lab["trace"])) for lesson, _, lab in parity[part].values()]
+    def compute(names):
+        drawn = [parity.case(name)[0] for name in names]
+        twins = [dataclasses.replace(lesson, trace=as_trace(parity.case(lesson.slug)[2]["trace"])) for lesson in drawn]
         elements = [bound_elements(lab_html(twin, BINDABLE)) for twin in twins]
         labs = run_labs(drawn, elements)
         return {lesson.slug: (found, lab["texts"]) for lesson, found, lab in zip(drawn, elements, labs, strict=True)}
 
-    return ByPart(compute)
+    return SWEEP.results(compute)
 
 
 def mismatches(found, lab):
@@ -200,15 +181,15 @@ def mismatches(found, lab):
     ]
 
 
-@pytest.mark.parametrize("slug", SLUG_PARAMS)
+@pytest.mark.parametrize("slug", SWEEP.params())
 def test_the_lab_prints_what_the_build_prints(parity, slug):
-    _, found, lab = parity[part_of(slug)][slug]
+    _, found, lab = parity.case(slug)
     assert mismatches(found, lab["texts"]) == []
 
 
-@pytest.mark.parametrize("slug", SLUG_PARAMS)
+@pytest.mark.parametrize("slug", SWEEP.params())
 def test_for_the_same_numbers_every_bindable_field_reads_the_same(same_numbers, slug):
-    found, lab = same_numbers[part_of(slug)][slug]
+    found, lab = same_numbers.case(slug)
     assert mismatches(found, lab) == []
 
 
@@ -235,13 +216,13 @@ def test_every_kind_of_group_is_compared(parity, same_numbers, fields):
 
 def test_a_changed_text_is_reported(parity):
     """Negative control: one digit changed on the build's side is a mismatch."""
-    _, found, lab = parity["sample"][next(iter(CASES))]
+    _, found, lab = parity.case(next(iter(CASES)))
     changed = [dict(e) for e in found]
     changed[0]["text"] += "1"
     assert len(mismatches(changed, lab["texts"])) == 1
 
 
-@pytest.mark.parametrize("part", PART_PARAMS)
+@pytest.mark.parametrize("part", Sweep.part_params())
 def test_grouping_matters(parity, part):
     """Negative control: formatted one value at a time, some heat-map cells would read otherwise."""
     alone = [
