@@ -41,11 +41,14 @@ class UnseenAnswerError(LessonError):
 def template_line():
     """The lesson's line calling the current helper: the outermost Jinja frame on the stack
     (partials are called from the lesson, so the lesson's frame is the outermost one)."""
-    line = None
-    for frame_info in inspect.stack(context=0):
-        template = frame_info.frame.f_globals.get("__jinja_template__")
+    line, frame = None, inspect.currentframe()
+    # Walked by hand: inspect.stack() would look up every frame's source file, costing
+    # milliseconds per call on a deep stack such as a build's.
+    while frame is not None:
+        template = frame.f_globals.get("__jinja_template__")
         if template is not None:
-            line = template.get_corresponding_lineno(frame_info.lineno)
+            line = template.get_corresponding_lineno(frame.f_lineno)
+        frame = frame.f_back
     return line
 
 
