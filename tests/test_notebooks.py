@@ -11,10 +11,6 @@ import sys
 
 import nbformat
 import pytest
-from jupyter_client.kernelspec import KernelSpecManager
-from jupyter_client.manager import KernelManager
-from nbclient import NotebookClient
-from nbclient.exceptions import CellExecutionError
 
 from macros import lessons
 from macros.errors import LessonError
@@ -44,6 +40,8 @@ def code_cells(nb):
 @pytest.fixture(scope="session")
 def kernel_specs(tmp_path_factory):
     """A kernel spec running this very interpreter, whatever else is installed on the machine."""
+    from jupyter_client.kernelspec import KernelSpecManager  # imported by the slow tests alone
+
     folder = tmp_path_factory.mktemp("kernels") / KERNEL
     folder.mkdir()
     argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
@@ -53,6 +51,9 @@ def kernel_specs(tmp_path_factory):
 
 def execute(nb, kernel_specs):
     """Run every cell in a fresh kernel; a failing cell raises CellExecutionError."""
+    from jupyter_client.manager import KernelManager
+    from nbclient import NotebookClient
+
     manager = KernelManager(kernel_name=KERNEL, kernel_spec_manager=kernel_specs)
     NotebookClient(nb, km=manager, timeout=120).execute()
     return nb
@@ -262,6 +263,8 @@ class TestExecuted:
 
     def test_a_notebook_that_disagrees_with_the_page_fails(self, kernel_specs):
         # Negative control: change an input number after the page's values were written.
+        from nbclient.exceptions import CellExecutionError
+
         nb = read(computed.notebook("attention-by-hand"))
         numbers = code_cells(nb)[1]
         numbers.source = numbers.source.replace("[2, -1]", "[2, -1.5]", 1)
