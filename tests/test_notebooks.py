@@ -4,6 +4,7 @@ The notebooks are executed with nbclient in a kernel started from this interpret
 kernel spec written to a temporary folder), so they see the same numpy as the site build.
 """
 
+import functools
 import json
 import re
 import shutil
@@ -27,6 +28,13 @@ load = computed.lesson  # the session's shared lesson (tests/computed.py)
 
 def read(data):
     return nbformat.reads(data.decode("utf-8"), as_version=4)
+
+
+@functools.cache
+def parsed(slug):
+    """The session's notebook of lesson ``slug`` as nbformat reads it, for tests that only look
+    at it; a test that changes or runs a notebook reads its own copy."""
+    return read(computed.notebook(slug))
 
 
 def all_source(data):
@@ -86,11 +94,11 @@ def executed(kernel_specs):
 class TestGenerated:
     @pytest.mark.parametrize("slug", SLUGS)
     def test_validates_with_nbformat(self, slug):
-        nbformat.validate(read(computed.notebook(slug)))
+        nbformat.validate(parsed(slug))
 
     @pytest.mark.parametrize("slug", SLUGS)
     def test_has_no_outputs_and_no_execution_counts(self, slug):
-        for cell in code_cells(read(computed.notebook(slug))):
+        for cell in code_cells(parsed(slug)):
             assert cell.outputs == [] and cell.execution_count is None
 
     @pytest.mark.parametrize("slug", SLUGS)
@@ -100,7 +108,7 @@ class TestGenerated:
 
     @pytest.mark.parametrize("slug", SLUGS)
     def test_cell_ids_are_unique(self, slug):
-        ids = [cell.id for cell in read(computed.notebook(slug)).cells]
+        ids = [cell.id for cell in parsed(slug).cells]
         assert len(ids) == len(set(ids))
 
     def test_file_name_is_the_slug(self):
@@ -108,7 +116,7 @@ class TestGenerated:
 
     @pytest.mark.parametrize("slug", SLUGS)
     def test_imports_numpy_and_torch_only(self, slug):
-        source = "\n".join(cell.source for cell in code_cells(read(computed.notebook(slug))))
+        source = "\n".join(cell.source for cell in code_cells(parsed(slug)))
         imported = set(re.findall(r"^\s*(?:import|from) (\w+)", source, flags=re.MULTILINE))
         assert imported == {"numpy", "torch"}
 
@@ -127,19 +135,19 @@ class TestGenerated:
 
     def test_steps_come_in_the_books_order_and_names(self):
         # Causal two-head lesson: every step of head 1, then head 2, then the layer.
-        sources = [cell.source for cell in code_cells(read(computed.notebook("two-heads-separate-projections")))]
+        sources = [cell.source for cell in code_cells(parsed("two-heads-separate-projections"))]
         steps = ["# Project", "# Scores", "# Scale", "# Mask", "# Stable softmax, shift", "# Stable softmax, exp"]
         steps += ["# Stable softmax, sum", "# Stable softmax, divide", "# Readings"]
         order = [step for source in sources for step in steps + ["# Concatenate", "# W_O"] if source.startswith(step)]
         assert order == steps + steps + ["# Concatenate", "# W_O"]
 
     def test_a_lesson_given_directly_splits_its_columns_into_heads(self):
-        source = "\n".join(cell.source for cell in read(computed.notebook("two-heads-of-dimension-one")).cells)
+        source = "\n".join(cell.source for cell in parsed("two-heads-of-dimension-one").cells)
         assert "Q1 = Q[:, 0:1]" in source and "V2 = V[:, 1:2]" in source
         assert "X @" not in source
 
     def test_an_unmasked_lesson_has_no_mask_step(self):
-        source = "\n".join(cell.source for cell in read(computed.notebook("tracing-two-heads")).cells)
+        source = "\n".join(cell.source for cell in parsed("tracing-two-heads").cells)
         assert "# Mask" not in source and "visible" not in source
 
     def test_embeds_the_page_values_at_full_precision(self):
@@ -162,7 +170,7 @@ class TestGenerated:
         ],
     )
     def test_multihead_attention_is_compared_where_the_heads_fit_it(self, slug, compared):
-        assert ("torch.nn.MultiheadAttention(" in torch_cell(read(computed.notebook(slug))).source) is compared
+        assert ("torch.nn.MultiheadAttention(" in torch_cell(parsed(slug)).source) is compared
 
 
 class TestFixtureEdits:
@@ -218,7 +226,7 @@ class TestTheFusedLessonsOwnCells:
         assert "forgot_the_transpose =" in printed
 
     def test_they_come_after_the_checks(self):
-        nb = read(computed.notebook("from-hand-to-code"))
+        nb = parsed("from-hand-to-code")
         cells = code_cells(nb)
         assert cells.index(torch_cell(nb)) < cells.index(cell_with(nb, "output_fused = concat_fused @ W_O"))
 
