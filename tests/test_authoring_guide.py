@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from macros import context, lessons, missing
+from macros import context, missing
 from macros.sources import front_matter
+from tests import computed
 
 GUIDE = Path("docs/authoring.md")
 # Fenced blocks and inline code: where the guide writes names as a template writes them.
@@ -27,8 +28,8 @@ def code_of(text):
 
 def template_names():
     """(name as the guide must write it, where it comes from) for everything a template can use."""
-    self_attention = lessons.load("lessons/tracing-two-heads")
-    direct = lessons.load("lessons/attention-by-hand")
+    self_attention = computed.lesson("tracing-two-heads")
+    direct = computed.lesson("attention-by-hand")
     names = context.lesson_context(self_attention)
     wanted = []
     for name, value in {**context.site_context(), **names}.items():
