@@ -277,6 +277,20 @@ class TestYamlParsers:
             fast, strict = self.both(front)
             assert fast == strict and fast, path
 
+    @pytest.mark.parametrize("path", BOOK, ids=lambda path: path.relative_to(ROOT).as_posix())
+    def test_every_node_is_at_the_same_place_for_both(self, path):
+        """The lines in located messages (yamlfile.field_lines) come from libyaml's node tree."""
+
+        def places(node):
+            inner = node.value if isinstance(node.value, list) else []
+            children = [part for item in inner for part in (item if isinstance(item, tuple) else (item,))]
+            mark = node.start_mark
+            return (type(node).__name__, mark.line, mark.column, [places(child) for child in children])
+
+        text = path.read_text(encoding="utf-8")
+        fast, strict = (yaml.compose(text, Loader=loader) for loader in (yamlfile._FastStrictLoader, yaml.SafeLoader))
+        assert places(fast) == places(strict)
+
     def test_a_key_written_twice_is_refused_by_both(self):
         for loader in (yamlfile._FastStrictLoader, yamlfile._StrictLoader):
             with pytest.raises(yaml.constructor.ConstructorError, match="the field 'a' written twice"):

@@ -73,6 +73,15 @@ def read(file, error=SourceError):
     return parse(read_text(file, error), file, error=error)
 
 
+def compose(text):
+    """The YAML text's node tree (each node with its line and column), by libyaml's parser
+    where PyYAML has it; a YAMLError if neither parser can read it."""
+    try:
+        return yaml.compose(text, Loader=_FastStrictLoader)
+    except yaml.YAMLError:
+        return yaml.compose(text, Loader=yaml.SafeLoader)
+
+
 def field_lines(file):
     """{field path: 1-based line} for a YAML file that parses; {} for one that does not.
 
@@ -81,7 +90,7 @@ def field_lines(file):
     lines of the anchored original.
     """
     try:
-        root = yaml.compose(Path(file).read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+        root = compose(Path(file).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return {}
     lines = {}
