@@ -8,6 +8,7 @@ fixture and its heads), as ``macros.missing`` lists them for "did you mean". A n
 that the guide does not mention fails here, so the guide cannot drift from the code.
 """
 
+import functools
 import re
 from pathlib import Path
 
@@ -26,6 +27,7 @@ def code_of(text):
     return "\n".join(match.group() for match in CODE.finditer(text))
 
 
+@functools.cache
 def template_names():
     """(name as the guide must write it, where it comes from) for everything a template can use."""
     self_attention = computed.lesson("tracing-two-heads")
@@ -50,7 +52,7 @@ def template_names():
     }
     for kind, obj in objects.items():
         wanted += [(f".{name}", kind) for name in sorted(missing.value_names(obj))]
-    return sorted(set(wanted))
+    return tuple(sorted(set(wanted)))
 
 
 def missing_from(text):
