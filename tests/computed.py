@@ -48,13 +48,18 @@ def lesson(slug):
     return loaded
 
 
+def shared_lessons():
+    """slug -> (digest, lesson) for ``Book(root, computed=...)``, as ``make serve`` hands over the
+    lessons it computed before: a Book over a copy of the project takes the session's lesson
+    wherever the copy's template and fixture are unchanged, and computes the others."""
+    return {slug: (lesson_digest(ROOT / "lessons" / slug), lesson(slug)) for slug in SLUGS}
+
+
 @functools.cache
 def book():
-    """The project's Book over the shared lessons (handed over as ``make serve`` hands over
-    lessons it computed before); compiled templates are kept in the project's .cache/jinja,
-    as a build keeps them."""
-    shared = {slug: (lesson_digest(ROOT / "lessons" / slug), lesson(slug)) for slug in SLUGS}
-    return Book(ROOT, computed=shared)
+    """The project's Book over the shared lessons; compiled templates are kept in the
+    project's .cache/jinja, as a build keeps them."""
+    return Book(ROOT, computed=shared_lessons())
 
 
 @functools.cache

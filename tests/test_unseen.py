@@ -58,7 +58,7 @@ class TestBuild:
         edit(src, "1, tolerance, recall=True) }}", "1, tolerance) }}")
         line = 1 + src.read_text(encoding="utf-8").split('{{ gate("reading"')[0].count("\n")
         with pytest.raises(PageError) as caught:
-            Book(project, cache=False).render(f"lessons/{self.SLUG}/lesson.md", src)
+            Book(project, cache=False, computed=computed.shared_lessons()).render(f"lessons/{self.SLUG}/lesson.md", src)
         assert str(caught.value).startswith(
             f"lessons/{self.SLUG}/lesson.md:{line}: the answer to check 'reading-1', 0.752, is already on the page"
         )
