@@ -9,7 +9,7 @@ from tests import browsers, sitebuild
 # No per-example deadline: speed is measured in bench/, never asserted by a test, and a
 # loaded machine must not turn a correct case into a failure.
 settings.register_profile("full", max_examples=150, deadline=None)
-settings.register_profile("fast", max_examples=10, deadline=None)
+settings.register_profile("fast", max_examples=5, deadline=None)
 settings.load_profile("full")
 
 SLOW_MARKERS = ("build", "serve", "browser", "slow")
