@@ -42,6 +42,8 @@ class Sweep:
 
 
 class Results(dict):
+    """A sweep's results by part ("sample", "sweep"), each part computed when first asked for."""
+
     def __init__(self, sweep, compute):
         super().__init__()
         self.sweep, self.compute = sweep, compute

@@ -1,6 +1,7 @@
 """The browser twin with chapter 3's keys (docs/assets/js/sequence.js) against numpy
 (macros/engine/sequence.py): the same layer to 1e-9 on seeded fixtures that use a source,
-valid lengths and positions, and the same words for each mistake in the new keys."""
+valid lengths and positions, and the same words for each mistake in the new keys.
+`make test-fast` compares a sample of the drawn fixtures, one of each kind (tests/sweeps.py)."""
 
 import copy
 

@@ -8,6 +8,9 @@ goes to node, which runs the twin over all of them in one call (tests/js/run_tra
 session's node process: tests/nodejs.py).
 Every field of the two traces must agree to TOL, absolute plus relative, with nulls at the
 same places. Node is required: without it these tests fail, they do not skip.
+
+`make test-fast` compares a sample (SWEEP's: the first drawn fixtures, the edge cases and
+the lessons); the other drawn fixtures are marked slow (tests/sweeps.py).
 """
 
 import copy
