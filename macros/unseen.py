@@ -14,8 +14,8 @@ HTML comments. Whole-number answers are not searched: a count or an index such a
 every page, so only answers with decimals are judged.
 """
 
+import inspect
 import re
-import sys
 
 import numpy as np
 
@@ -41,7 +41,9 @@ class UnseenAnswerError(LessonError):
 def template_line():
     """The lesson's line calling the current helper: the outermost Jinja frame on the stack
     (partials are called from the lesson, so the lesson's frame is the outermost one)."""
-    line, frame = None, sys._getframe(1)  # frames only: inspect.stack() reads every caller's source file
+    line, frame = None, inspect.currentframe()
+    # Walked by hand: inspect.stack() would look up every frame's source file, costing
+    # milliseconds per call on a deep stack such as a build's.
     while frame is not None:
         template = frame.f_globals.get("__jinja_template__")
         if template is not None:

@@ -1,3 +1,5 @@
+import os
+
 import pytest
 from hypothesis import settings
 
@@ -7,12 +9,19 @@ from tests import browsers, sitebuild
 # No per-example deadline: speed is measured in bench/, never asserted by a test, and a
 # loaded machine must not turn a correct case into a failure.
 settings.register_profile("full", max_examples=150, deadline=None)
-settings.register_profile("fast", max_examples=20, deadline=None)
+settings.register_profile("fast", max_examples=5, deadline=None)
 settings.load_profile("full")
 
 SLOW_MARKERS = ("build", "serve", "browser", "slow")
 # A test that uses one of these fixtures carries the marker, whether or not it says so.
 FIXTURE_MARKERS = {"site": "build", "project": "build", "browser": "browser"}
+
+# A copy of the project checks its lessons' practice variants into the project's own cache,
+# as a copy's site build does (tests/sitebuild.environment): the cache is keyed by the
+# block, the lesson's fixture and the drawing code, so a copy with an edited lesson still
+# draws, while an unchanged one (a test that breaks a template) does not draw 800 variants
+# again. tests/test_practice_build.py gives each of its tests a cache of its own.
+os.environ.setdefault("ABH_PRACTICE_CACHE", str(sitebuild.PROJECT / ".cache" / "practice"))
 
 
 def pytest_collection_modifyitems(items):
@@ -22,11 +31,15 @@ def pytest_collection_modifyitems(items):
                 item.add_marker(marker)
 
 
-@pytest.fixture(autouse=True)
-def _only_marked_tests_build(request, monkeypatch):
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item):
     """A test left in `make test-fast` that builds the site fails, naming the marker it lacks."""
-    if not any(request.node.get_closest_marker(name) for name in SLOW_MARKERS):
-        monkeypatch.setattr(sitebuild, "unmarked_test", request.node.nodeid)
+    marked = any(item.get_closest_marker(name) for name in SLOW_MARKERS)
+    sitebuild.unmarked_test = None if marked else item.nodeid
+    try:
+        return (yield)
+    finally:
+        sitebuild.unmarked_test = None
 
 
 @pytest.fixture(scope="session")

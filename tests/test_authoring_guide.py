@@ -8,13 +8,15 @@ fixture and its heads), as ``macros.missing`` lists them for "did you mean". A n
 that the guide does not mention fails here, so the guide cannot drift from the code.
 """
 
+import functools
 import re
 from pathlib import Path
 
 import pytest
 
-from macros import context, lessons, missing
+from macros import context, missing
 from macros.sources import front_matter
+from tests import computed
 
 GUIDE = Path("docs/authoring.md")
 # Fenced blocks and inline code: where the guide writes names as a template writes them.
@@ -25,10 +27,11 @@ def code_of(text):
     return "\n".join(match.group() for match in CODE.finditer(text))
 
 
+@functools.cache
 def template_names():
     """(name as the guide must write it, where it comes from) for everything a template can use."""
-    self_attention = lessons.load("lessons/tracing-two-heads")
-    direct = lessons.load("lessons/attention-by-hand")
+    self_attention = computed.lesson("tracing-two-heads")
+    direct = computed.lesson("attention-by-hand")
     names = context.lesson_context(self_attention)
     wanted = []
     for name, value in {**context.site_context(), **names}.items():
@@ -49,7 +52,7 @@ def template_names():
     }
     for kind, obj in objects.items():
         wanted += [(f".{name}", kind) for name in sorted(missing.value_names(obj))]
-    return sorted(set(wanted))
+    return tuple(sorted(set(wanted)))
 
 
 def missing_from(text):

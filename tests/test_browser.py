@@ -21,7 +21,6 @@ from urllib.parse import urlsplit
 
 import numpy as np
 import pytest
-from playwright.sync_api import expect
 
 from macros import engine, lessons
 from macros.engine import steps, variants
@@ -29,6 +28,15 @@ from macros.render.numbers import format_values
 from tests import sitebuild
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
+
+
+def expect(*args, **kwargs):
+    """Playwright's expect, imported on first use: `make test-fast` collects this module
+    without running it, and importing Playwright costs a fifth of a second."""
+    from playwright.sync_api import expect as playwright_expect
+
+    return playwright_expect(*args, **kwargs)
+
 
 BENCH = Path(__file__).resolve().parent / "pages" / "widget-bench"
 SLUG = BENCH.name

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from macros import lessons
 from macros.engine import attention, fused
 from macros.render import head_costs, tensors
+from tests import computed
 
 LESSON = lessons.LESSONS / "from-hand-to-code"
 
@@ -56,12 +57,12 @@ class TestSteps:
 
 class TestSameAsSeparateHeads:
     def test_the_lessons_first_query_row_by_hand(self):
-        trace = fused.run(lessons.load(LESSON).fixture)
+        trace = fused.run(computed.lesson(LESSON.name).fixture)
         assert trace.XW_Q[0].tolist() == [2, 1, 0, 1]
         assert trace.Q[0, 0].tolist() == [2, 1] and trace.Q[1, 0].tolist() == [0, 1]
 
     def test_the_lesson(self):
-        lesson = lessons.load(LESSON)
+        lesson = computed.lesson(LESSON.name)
         trace = fused.run(lesson.fixture)
         np.testing.assert_allclose(trace.output, lesson.trace.output, rtol=0, atol=1e-12)
         np.testing.assert_allclose(trace.concat, lesson.trace.concat, rtol=0, atol=1e-12)

@@ -3,15 +3,18 @@
 Key padding, rotary rotation and score, and online softmax by blocks are computed by both
 engines on the same inputs, drawn from the fixed seed SEED, and must agree to TOL
 (absolute plus relative), with nulls at the same places; the validation messages must be
-the same words. Node runs every call in one process (tests/js/run_steps_extra.mjs); its
-absence fails these tests, as it does the main twin's.
+the same words. Node runs the calls in the session's node process (tests/js/run_steps_extra.mjs);
+its absence fails these tests, as it does the main twin's. `make test-fast` compares a sample
+(tests/sweeps.py).
 """
 
 import numpy as np
 import pytest
 
 from macros.engine import masks, online, positions
-from tests.test_js_twin import differences, run_node
+from tests.nodejs import run_node
+from tests.sweeps import Sweep
+from tests.test_js_twin import differences
 
 SEED = 20261130
 N_RANDOM = 40
@@ -90,22 +93,31 @@ REFUSED = {
 }
 
 
+CALLS = {name: call for name, call, _ in CASES} | {
+    name: {"fn": fn, "args": args} for name, (fn, args, _) in REFUSED.items()
+}
+EXPECTED = {name: expected for name, _, expected in CASES}
+# `make test-fast` compares the first three draws of each step and every refusal; the rest are slow.
+SWEEP = Sweep(CALLS, sample=[*(name for name, _, _ in CASES[: 3 * 4]), *REFUSED])
+
+
 @pytest.fixture(scope="module")
 def twin():
-    """name -> the twin's {value} or {error}; node runs once for all."""
-    names = [name for name, _, _ in CASES] + list(REFUSED)
-    calls = [call for _, call, _ in CASES] + [{"fn": fn, "args": args} for fn, args, _ in REFUSED.values()]
-    return dict(zip(names, run_node("run_steps_extra.mjs", calls), strict=True))
+    """part -> name -> the twin's {value} or {error}; node runs once a part."""
+    return SWEEP.results(
+        lambda names: dict(zip(names, run_node("run_steps_extra.mjs", [CALLS[n] for n in names]), strict=True))
+    )
 
 
 class TestParity:
-    @pytest.mark.parametrize("name, expected", [(name, expected) for name, _, expected in CASES])
-    def test_twin_matches_numpy(self, twin, name, expected):
-        assert "error" not in twin[name], twin[name]
+    @pytest.mark.parametrize("name", SWEEP.params(EXPECTED))
+    def test_twin_matches_numpy(self, twin, name):
+        found, expected = twin.case(name), EXPECTED[name]
+        assert "error" not in found, found
         if isinstance(expected, list) and expected and isinstance(expected[0][0], bool):
-            assert twin[name]["value"] == expected
+            assert found["value"] == expected
         else:
-            assert differences({"value": expected}, twin[name]) == []
+            assert differences({"value": expected}, found) == []
 
     def test_cases_reach_masks_and_several_blocks(self):
         records = [expected for name, _, expected in CASES if name.startswith("onlineAttention")]
@@ -115,7 +127,7 @@ class TestParity:
     def test_the_comparison_can_fail(self, twin):
         name, _, expected = CASES[3]
         changed = {**expected, "output": [[x + 1e-6 for x in row] for row in expected["output"]]}
-        assert differences({"value": changed}, twin[name]) != []
+        assert differences({"value": changed}, twin.case(name)) != []
 
     def test_the_offset_identity_in_the_twin(self):
         q, k = [0.3, -1.2, 0.7, 2.0], [1.1, 0.4, -0.5, 0.9]
@@ -131,4 +143,4 @@ class TestRefused:
     def test_same_message_as_numpy(self, twin, name):
         with pytest.raises(ValueError) as caught:
             REFUSED[name][2]()
-        assert twin[name] == {"error": str(caught.value)}
+        assert twin.case(name) == {"error": str(caught.value)}

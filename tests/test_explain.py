@@ -5,14 +5,15 @@ import dataclasses
 import numpy as np
 import pytest
 
-from macros import context, lessons
+from macros import context
 from macros.errors import ClaimError
+from tests import computed
 
 
 @pytest.fixture(scope="module")
 def seed_lesson():
     # Seed 000: two causal heads; head 1's last row has weights 0.248, 0.248, 0.503.
-    return lessons.load(lessons.LESSONS / "two-heads-separate-projections")
+    return computed.lesson("two-heads-separate-projections")
 
 
 def explain(lesson):
@@ -55,6 +56,6 @@ def test_a_claim_inside_a_partial_fails(seed_lesson):
 
 
 def test_one_head_has_no_superscripts():
-    lesson = lessons.load(lessons.LESSONS / "attention-by-hand")
+    lesson = computed.lesson("attention-by-hand")
     text = str(explain(lesson).softmax(lesson.trace.heads[0], 0))
     assert "^{(" not in text and np.isfinite(lesson.trace.heads[0].sums[0])

@@ -4,13 +4,17 @@ and what was found. Messages are asserted whole: they are part of the author's i
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
+import yaml
 
 from macros.errors import FixtureError
-from macros.sources import fixture
+from macros.sources import fixture, yamlfile
+from tests import command
 
+ROOT = Path(__file__).resolve().parent.parent
 GOOD = """\
 tokens: [a, b, c]
 X: [[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0]]
@@ -206,11 +210,10 @@ def test_bad_fixture_is_refused_with_a_located_message(tmp_path, text, message):
 
 
 class TestTraceCommand:
-    def run(self, *args):
-        return subprocess.run([sys.executable, "-m", "macros", *args], capture_output=True, text=True)
+    """``python -m macros trace``, run in process (tests/command.py), and once as a real process."""
 
     def test_prints_the_trace_as_json(self, tmp_path):
-        result = self.run("trace", str(write(tmp_path, GOOD)))
+        result = command.run("trace", str(write(tmp_path, GOOD)))
         trace = json.loads(result.stdout)
         assert result.returncode == 0
         assert set(trace) >= {"heads", "concat", "output"}
@@ -218,24 +221,82 @@ class TestTraceCommand:
 
     def test_masked_scaled_scores_are_null(self, tmp_path):
         trace = json.loads(
-            self.run("trace", str(write(tmp_path, GOOD.replace("causal: false", "causal: true")))).stdout
+            command.run("trace", str(write(tmp_path, GOOD.replace("causal: false", "causal: true")))).stdout
         )
         assert trace["heads"][0]["scaled"][0][1:] == [None, None]
 
     def test_bad_fixture_exits_non_zero_with_the_message_and_no_traceback(self, tmp_path):
         path = write(tmp_path, GOOD.replace("[1, 1, 0, 0]", "[1, one, 0, 0]"))
-        result = self.run("trace", str(path))
+        result = command.run("trace", str(path))
         assert result.returncode == 1 and result.stdout == ""
         assert result.stderr == f"error: {path}:2: X[2][1] (row 3, column 2): expected a number, got 'one'\n"
         assert "Traceback" not in result.stderr
 
     def test_overflow_is_refused_not_printed_as_nan(self, tmp_path):
         path = write(tmp_path, "Q: [[1.0e+200]]\nK: [[1.0e+200], [1]]\nV: [[1], [2]]\n")
-        result = self.run("trace", str(path))
+        result = command.run("trace", str(path))
         assert result.returncode == 1 and "Traceback" not in result.stderr
         expected = "expected numbers small enough for attention to stay finite, got an overflow in heads[0].scores"
         assert result.stderr == f"error: {path}: {expected}\n"
 
+    @pytest.mark.slow
+    def test_the_real_command_exits_non_zero_with_the_message_and_no_traceback(self, tmp_path):
+        """The same bad fixture through ``python -m macros`` in its own process, as an author runs it."""
+        path = write(tmp_path, GOOD.replace("[1, 1, 0, 0]", "[1, one, 0, 0]"))
+        result = subprocess.run([sys.executable, "-m", "macros", "trace", str(path)], capture_output=True, text=True)
+        assert result.returncode == 1 and result.stdout == ""
+        assert result.stderr == f"error: {path}:2: X[2][1] (row 3, column 2): expected a number, got 'one'\n"
+
     def test_missing_file(self, tmp_path):
-        result = self.run("trace", str(tmp_path / "nope.yaml"))
+        result = command.run("trace", str(tmp_path / "nope.yaml"))
         assert result.returncode == 1 and "expected a readable file" in result.stderr
+
+
+class TestYamlParsers:
+    """macros/sources/yamlfile.py reads with libyaml's parser where PyYAML has it, and words
+    every mistake with the pure-Python one: the data must be the same either way."""
+
+    BOOK = [
+        *sorted((ROOT / "lessons").glob("*/fixture.yaml")),
+        ROOT / "lessons" / "track.yaml",
+        ROOT / "macros" / "scaffold" / "fixture.yaml",
+    ]
+
+    @staticmethod
+    def both(text):
+        return [yaml.load(text, Loader=loader) for loader in (yamlfile._FastStrictLoader, yamlfile._StrictLoader)]
+
+    @staticmethod
+    def places(node):
+        """Each node's kind and place (line, column), depth first: the lines of located messages."""
+        inner = node.value if isinstance(node.value, list) else []
+        children = [part for item in inner for part in (item if isinstance(item, tuple) else (item,))]
+        return (
+            type(node).__name__,
+            node.start_mark.line,
+            node.start_mark.column,
+            [*map(TestYamlParsers.places, children)],
+        )
+
+    @pytest.mark.parametrize("path", BOOK, ids=lambda path: path.relative_to(ROOT).as_posix())
+    def test_every_yaml_file_of_the_book_reads_the_same(self, path):
+        """The same data, and every node at the same place (yamlfile.field_lines reads libyaml's tree)."""
+        text = path.read_text(encoding="utf-8")
+        strict = yaml.compose(text, Loader=yamlfile._StrictLoader)  # the slow parser, once
+        fast = yaml.compose(text, Loader=yamlfile._FastStrictLoader)
+        assert self.places(fast) == self.places(strict)
+        data = yaml.load(text, Loader=yamlfile._FastStrictLoader)
+        assert data == yamlfile._StrictLoader("").construct_document(strict) and data
+
+    def test_every_front_matter_reads_the_same(self):
+        for path in sorted((ROOT / "lessons").glob("*/lesson.md")):
+            front = path.read_text(encoding="utf-8").split("---\n")[1]
+            fast, strict = (
+                yaml.load(front, Loader=loader) for loader in (yamlfile._FastStrictLoader, yamlfile._StrictLoader)
+            )
+            assert fast == strict and fast, path
+
+    def test_a_key_written_twice_is_refused_by_both(self):
+        for loader in (yamlfile._FastStrictLoader, yamlfile._StrictLoader):
+            with pytest.raises(yaml.constructor.ConstructorError, match="the field 'a' written twice"):
+                yaml.load("a: 1\nb: 2\na: 3\n", Loader=loader)

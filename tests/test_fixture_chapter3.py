@@ -2,6 +2,8 @@
 every mistake refused with file:line, field path, expectation and what was found (whole
 messages), and good fixtures traced with the new steps under their names."""
 
+import json
+
 import numpy as np
 import pytest
 
@@ -9,6 +11,7 @@ from macros import lessons
 from macros.engine import attention, positions
 from macros.engine.records import trace_record
 from macros.sources.sequences import SequenceAttention
+from tests import command, computed
 from tests.test_fixture import GOOD, error_for, write
 
 SOURCE = "source: [[1, 0, 0, 0], [0, 0, 1, 0]]\n"
@@ -213,22 +216,17 @@ class TestGoodKeys:
 
 class TestOnTheCommandLine:
     def test_trace_prints_the_new_steps_under_their_names(self):
-        import json
-        import subprocess
-        import sys
-
-        path = "lessons/rotary-by-hand/fixture.yaml"
-        args = [sys.executable, "-m", "macros", "trace", path, "--path", "extras.heads.0.Q_rotated.0"]
-        result = subprocess.run(args, capture_output=True, text=True)
+        path = lessons.LESSONS / "rotary-by-hand" / "fixture.yaml"
+        result = command.run("trace", path, "--path", "extras.heads.0.Q_rotated.0")
         assert result.returncode == 0, result.stderr
         # Position 0 turns by nothing: the rotated first row is the projected one.
-        lesson = lessons.load(lessons.LESSONS / "rotary-by-hand")
+        lesson = computed.lesson("rotary-by-hand")
         assert json.loads(result.stdout) == lesson.trace.extras["heads"][0]["Q_projected"][0].tolist()
 
 
 def test_the_why_scale_notebook_cell_draws_the_lessons_sample():
     """lessons/why-scale/notebook.py types the seed, sample size and widths the page uses."""
-    params = lessons.load(lessons.LESSONS / "why-scale").fixture.params
+    params = computed.lesson("why-scale").fixture.params
     text = (lessons.LESSONS / "why-scale" / "notebook.py").read_text(encoding="utf-8")
     assert f"default_rng({params['seed']})" in text and f"samples = {params['samples']}" in text
     assert f"for d_k in {list(params['d_k_sizes'])}:" in text

@@ -3,22 +3,19 @@
 A live widget writes the numbers it recomputes with format.js; the build writes them with
 format_values. Both must give the same characters for the same group of values, or an
 edit that changes nothing would still change what the reader sees. Every group here goes
-to node in one process (tests/js/run_format.mjs), values as Python repr strings so that
--0.0, inf and nan survive JSON. Node is required: without it this fails, it does not skip.
+to node in one call (tests/js/run_format.mjs, in the session's node process: tests/nodejs.py),
+values as Python repr strings so that -0.0, inf and nan survive JSON. Node is required:
+without it this fails, it does not skip.
 """
 
-import json
 import math
-import shutil
-import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from macros.render.numbers import format_values
+from tests.nodejs import run_node
 
-ROOT = Path(__file__).resolve().parent.parent
 SEED = 20261201
 
 # (values, places): each case names what it guards.
@@ -86,20 +83,8 @@ CASES = HAND_PICKED + random_groups()
 
 
 def run_format_js(cases):
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("node is not on PATH: format.js is tested against Python's formatter with Node.js (20 or later)")
     payload = [{"values": [repr(float(v)) for v in values], "places": places} for values, places in cases]
-    result = subprocess.run(
-        [node, str(ROOT / "tests" / "js" / "run_format.mjs")],
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-    )
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
+    return run_node("run_format.mjs", payload)
 
 
 @pytest.fixture(scope="module")

@@ -4,8 +4,6 @@ and the online-softmax lab's text, the same in the browser as in the build."""
 
 import json
 import re
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -13,24 +11,21 @@ import pytest
 from macros import lessons
 from macros.engine import attention, cost, online
 from macros.render import cost_chart, online_lab
-from tests.test_js_twin import run_node
+from tests import command, computed
+from tests.nodejs import run_node
 
 ROOT = lessons.LESSONS.parent
 
 
 @pytest.fixture(scope="module")
 def chapter():
-    return {slug: lessons.load(lessons.LESSONS / slug) for slug in ("kv-cache", "online-softmax")}
+    return {slug: computed.lesson(slug) for slug in ("kv-cache", "online-softmax")}
 
 
 def trace_json(slug, *args):
-    result = subprocess.run(
-        [sys.executable, "-m", "macros", "trace", f"lessons/{slug}/fixture.yaml", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=True,
-    )
+    """What ``python -m macros trace lessons/SLUG/fixture.yaml ARGS`` prints (run in process)."""
+    result = command.run("trace", ROOT / "lessons" / slug / "fixture.yaml", *args)
+    assert result.returncode == 0, result.stderr
     return result.stdout
 
 
@@ -47,7 +42,7 @@ class TestIdentities:
         assert np.max(np.abs(result.output - head.output)) <= 1e-12
 
     def test_the_trace_without_generation_keys_has_none(self):
-        assert lessons.load(lessons.LESSONS / "attention-by-hand").generation is None
+        assert computed.lesson("attention-by-hand").generation is None
 
 
 class TestHandValues:

@@ -3,13 +3,7 @@
 import pytest
 
 from macros import glossary
-from macros.book import Book
-from macros.lessons import LESSONS, folders
-
-
-@pytest.fixture(scope="module")
-def book():
-    return Book(LESSONS.parent, cache=False)
+from tests import computed
 
 
 class TestSymbolsIn:
@@ -29,9 +23,8 @@ class TestSymbolsIn:
         assert glossary.symbols_in("$u = 3$") - glossary.glossary_symbols() == {"u"}
 
 
-@pytest.mark.parametrize("slug", [folder.name for folder in folders(LESSONS)])
-def test_the_glossary_defines_every_symbol_a_lesson_uses(book, slug):
-    src = f"lessons/{slug}/lesson.md"
-    used = glossary.symbols_in(book.render(src, LESSONS.parent / src))
+@pytest.mark.parametrize("slug", computed.SLUGS)
+def test_the_glossary_defines_every_symbol_a_lesson_uses(slug):
+    used = glossary.symbols_in(computed.page(slug))
     assert used, f"{slug}: no math found, so the scan found nothing to check"
     assert used - glossary.glossary_symbols() == set(), f"{slug} uses symbols the glossary does not define"

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from macros import golden, lessons
+from macros import golden
+from tests.computed import SLUGS, lesson
 
-SLUGS = [folder.name for folder in lessons.folders()]
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
 
@@ -24,14 +24,14 @@ def test_every_lesson_has_a_record_and_every_record_a_lesson():
 def test_published_values_match_the_record(slug):
     path = GOLDEN / f"{slug}.json"
     expected = path.read_text(encoding="utf-8") if path.exists() else ""
-    actual = golden.render(lessons.load(lessons.LESSONS / slug))
+    actual = golden.render(lesson(slug))
     diff = golden.diff(expected, actual, str(path))
     assert not diff, f"published values moved (run `make golden` if intended):\n{diff}"
 
 
 def test_a_moved_number_is_caught():
     """Negative control: one digit changed in a copy of a record makes the comparison fail."""
-    record = golden.render(lessons.load(lessons.LESSONS / SLUGS[0]))
+    record = golden.render(lesson(SLUGS[0]))
     moved = record.replace('"0.', '"1.', 1)
     assert golden.diff(record, record) == ""
     assert "-" in golden.diff(record, moved) and '"1.' in golden.diff(record, moved)

@@ -1,6 +1,7 @@
 """The browser twin with chapter 3's keys (docs/assets/js/sequence.js) against numpy
 (macros/engine/sequence.py): the same layer to 1e-9 on seeded fixtures that use a source,
-valid lengths and positions, and the same words for each mistake in the new keys."""
+valid lengths and positions, and the same words for each mistake in the new keys.
+`make test-fast` compares a sample of the drawn fixtures, one of each kind (tests/sweeps.py)."""
 
 import copy
 
@@ -10,7 +11,9 @@ import pytest
 from macros import engine
 from macros.engine.trace import to_dict
 from macros.sources import fixture
-from tests.test_js_twin import GOOD_SELF, build_message, changed, differences, matrix, run_node
+from tests.nodejs import run_node
+from tests.sweeps import Sweep
+from tests.test_js_twin import GOOD_SELF, build_message, changed, differences, matrix
 
 SEED = 20261130
 
@@ -46,33 +49,45 @@ def random_sequence_fixture(rng):
 CASES = {f"sequence-{i:02d}": random_sequence_fixture(np.random.default_rng([SEED, i])) for i in range(60)}
 
 
+# What each drawn fixture may hold; every kind must be drawn, and the sample holds one of each.
+KINDS = {
+    "source": lambda d: "source" in d,
+    "batch": lambda d: isinstance(d.get("key_length"), list),
+    "one length": lambda d: isinstance(d.get("key_length"), int),
+    "sinusoidal": lambda d: d.get("positions", {}).get("encoding") == "sinusoidal",
+    "rotary": lambda d: d.get("positions", {}).get("encoding") == "rotary",
+    "causal": lambda d: d["causal"],
+}
+# `make test-fast` compares the first two fixtures and the first of each kind; the rest are slow.
+SWEEP = Sweep(
+    CASES, sample={*list(CASES)[:2], *(next(n for n, d in CASES.items() if drawn(d)) for drawn in KINDS.values())}
+)
+
+
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("sequence")
-    loaded = {
-        name: fixture.validate(folder / name / "fixture.yaml", copy.deepcopy(data)) for name, data in CASES.items()
-    }
-    twins = run_node("run_trace.mjs", [fx.to_plain() for fx in loaded.values()])
-    return {
-        name: (to_dict(engine.run(fx)), twin["trace"]) for (name, fx), twin in zip(loaded.items(), twins, strict=True)
-    }
+    """part -> name -> (numpy's trace, the twin's trace), both in their JSON form; node runs once a part."""
+
+    def compute(names):
+        folder = tmp_path_factory.mktemp("sequence")
+        loaded = {name: fixture.validate(folder / name / "fixture.yaml", copy.deepcopy(CASES[name])) for name in names}
+        twins = run_node("run_trace.mjs", [fx.to_plain() for fx in loaded.values()])
+        return {
+            name: (to_dict(engine.run(fx)), twin["trace"])
+            for (name, fx), twin in zip(loaded.items(), twins, strict=True)
+        }
+
+    return SWEEP.results(compute)
 
 
-@pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.parametrize("name", SWEEP.params())
 def test_twin_matches_numpy_with_the_new_keys(runs, name):
-    numpy_trace, twin_trace = runs[name]
+    numpy_trace, twin_trace = runs.case(name)
     assert differences(numpy_trace, twin_trace) == []
 
 
 def test_cases_cover_every_key():
-    kinds = {
-        "source": [d for d in CASES.values() if "source" in d],
-        "batch": [d for d in CASES.values() if isinstance(d.get("key_length"), list)],
-        "one length": [d for d in CASES.values() if isinstance(d.get("key_length"), int)],
-        "sinusoidal": [d for d in CASES.values() if d.get("positions", {}).get("encoding") == "sinusoidal"],
-        "rotary": [d for d in CASES.values() if d.get("positions", {}).get("encoding") == "rotary"],
-        "causal": [d for d in CASES.values() if d["causal"]],
-    }
+    kinds = {kind: [d for d in CASES.values() if drawn(d)] for kind, drawn in KINDS.items()}
     assert {kind: len(found) >= 5 for kind, found in kinds.items()} == {kind: True for kind in kinds}
 
 

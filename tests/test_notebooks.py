@@ -4,6 +4,7 @@ The notebooks are executed with nbclient in a kernel started from this interpret
 kernel spec written to a temporary folder), so they see the same numpy as the site build.
 """
 
+import functools
 import json
 import re
 import shutil
@@ -11,28 +12,29 @@ import sys
 
 import nbformat
 import pytest
-from jupyter_client.kernelspec import KernelSpecManager
-from jupyter_client.manager import KernelManager
-from nbclient import NotebookClient
-from nbclient.exceptions import CellExecutionError
 
 from macros import lessons
 from macros.errors import LessonError
 from macros.notebooks import extra, file_name, notebook_bytes
 from macros.notebooks.checks import published
 from macros.notebooks.layer import describe
+from tests import computed
+from tests.computed import SLUGS
 from tests.sitebuild import build, edit
 
-SLUGS = [folder.name for folder in lessons.folders()]
 KERNEL = "attention-by-hand-python"
-
-
-def load(slug):
-    return lessons.load(lessons.LESSONS / slug)
+load = computed.lesson  # the session's shared lesson (tests/computed.py)
 
 
 def read(data):
     return nbformat.reads(data.decode("utf-8"), as_version=4)
+
+
+@functools.cache
+def parsed(slug):
+    """The session's notebook of lesson ``slug`` as nbformat reads it, for tests that only look
+    at it; a test that changes or runs a notebook reads its own copy."""
+    return read(computed.notebook(slug))
 
 
 def all_source(data):
@@ -46,6 +48,8 @@ def code_cells(nb):
 @pytest.fixture(scope="session")
 def kernel_specs(tmp_path_factory):
     """A kernel spec running this very interpreter, whatever else is installed on the machine."""
+    from jupyter_client.kernelspec import KernelSpecManager  # imported by the slow tests alone
+
     folder = tmp_path_factory.mktemp("kernels") / KERNEL
     folder.mkdir()
     argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
@@ -55,6 +59,9 @@ def kernel_specs(tmp_path_factory):
 
 def execute(nb, kernel_specs):
     """Run every cell in a fresh kernel; a failing cell raises CellExecutionError."""
+    from jupyter_client.manager import KernelManager
+    from nbclient import NotebookClient
+
     manager = KernelManager(kernel_name=KERNEL, kernel_spec_manager=kernel_specs)
     NotebookClient(nb, km=manager, timeout=120).execute()
     return nb
@@ -81,26 +88,27 @@ def text_output(cell):
 @pytest.fixture(scope="session")
 def executed(kernel_specs):
     """Every lesson's notebook, run once per session."""
-    return {slug: execute(read(notebook_bytes(load(slug))), kernel_specs) for slug in SLUGS}
+    return {slug: execute(read(computed.notebook(slug)), kernel_specs) for slug in SLUGS}
 
 
 class TestGenerated:
     @pytest.mark.parametrize("slug", SLUGS)
     def test_validates_with_nbformat(self, slug):
-        nbformat.validate(read(notebook_bytes(load(slug))))
+        nbformat.validate(parsed(slug))
 
     @pytest.mark.parametrize("slug", SLUGS)
     def test_has_no_outputs_and_no_execution_counts(self, slug):
-        for cell in code_cells(read(notebook_bytes(load(slug)))):
+        for cell in code_cells(parsed(slug)):
             assert cell.outputs == [] and cell.execution_count is None
 
     @pytest.mark.parametrize("slug", SLUGS)
     def test_the_same_lesson_gives_the_same_bytes(self, slug):
-        assert notebook_bytes(load(slug)) == notebook_bytes(load(slug))
+        # Loaded and written afresh, against the session's copy made the same way.
+        assert notebook_bytes(lessons.load(lessons.LESSONS / slug)) == computed.notebook(slug)
 
     @pytest.mark.parametrize("slug", SLUGS)
     def test_cell_ids_are_unique(self, slug):
-        ids = [cell.id for cell in read(notebook_bytes(load(slug))).cells]
+        ids = [cell.id for cell in parsed(slug).cells]
         assert len(ids) == len(set(ids))
 
     def test_file_name_is_the_slug(self):
@@ -108,13 +116,13 @@ class TestGenerated:
 
     @pytest.mark.parametrize("slug", SLUGS)
     def test_imports_numpy_and_torch_only(self, slug):
-        source = "\n".join(cell.source for cell in code_cells(read(notebook_bytes(load(slug)))))
+        source = "\n".join(cell.source for cell in code_cells(parsed(slug)))
         imported = set(re.findall(r"^\s*(?:import|from) (\w+)", source, flags=re.MULTILINE))
         assert imported == {"numpy", "torch"}
 
     @pytest.mark.parametrize("slug", SLUGS)
     def test_speaks_readers_words(self, slug):
-        text = notebook_bytes(load(slug)).decode("utf-8")
+        text = computed.notebook(slug).decode("utf-8")
         assert not re.findall(r"\b(fixture|engine|yaml|tests?)\b", text, flags=re.IGNORECASE)
 
     @pytest.mark.parametrize("slug", SLUGS)
@@ -127,19 +135,19 @@ class TestGenerated:
 
     def test_steps_come_in_the_books_order_and_names(self):
         # Causal two-head lesson: every step of head 1, then head 2, then the layer.
-        sources = [cell.source for cell in code_cells(read(notebook_bytes(load("two-heads-separate-projections"))))]
+        sources = [cell.source for cell in code_cells(parsed("two-heads-separate-projections"))]
         steps = ["# Project", "# Scores", "# Scale", "# Mask", "# Stable softmax, shift", "# Stable softmax, exp"]
         steps += ["# Stable softmax, sum", "# Stable softmax, divide", "# Readings"]
         order = [step for source in sources for step in steps + ["# Concatenate", "# W_O"] if source.startswith(step)]
         assert order == steps + steps + ["# Concatenate", "# W_O"]
 
     def test_a_lesson_given_directly_splits_its_columns_into_heads(self):
-        source = "\n".join(cell.source for cell in read(notebook_bytes(load("two-heads-of-dimension-one"))).cells)
+        source = "\n".join(cell.source for cell in parsed("two-heads-of-dimension-one").cells)
         assert "Q1 = Q[:, 0:1]" in source and "V2 = V[:, 1:2]" in source
         assert "X @" not in source
 
     def test_an_unmasked_lesson_has_no_mask_step(self):
-        source = "\n".join(cell.source for cell in read(notebook_bytes(load("tracing-two-heads"))).cells)
+        source = "\n".join(cell.source for cell in parsed("tracing-two-heads").cells)
         assert "# Mask" not in source and "visible" not in source
 
     def test_embeds_the_page_values_at_full_precision(self):
@@ -162,7 +170,7 @@ class TestGenerated:
         ],
     )
     def test_multihead_attention_is_compared_where_the_heads_fit_it(self, slug, compared):
-        assert ("torch.nn.MultiheadAttention(" in torch_cell(read(notebook_bytes(load(slug)))).source) is compared
+        assert ("torch.nn.MultiheadAttention(" in torch_cell(parsed(slug)).source) is compared
 
 
 class TestFixtureEdits:
@@ -187,7 +195,7 @@ class TestPublishedWithTheSite:
             page = (site.site / "lessons" / slug / "index.html").read_text(encoding="utf-8")
             assert f'href="{slug}.ipynb">open the notebook</a>' in page, slug
             published_bytes = (site.site / "lessons" / slug / f"{slug}.ipynb").read_bytes()
-            assert published_bytes == notebook_bytes(load(slug)), slug
+            assert published_bytes == computed.notebook(slug), slug
 
     def test_a_fixture_edit_gives_a_notebook_with_the_new_numbers(self, project):
         # The same edit as tests/test_site.py makes to this page: the third input row.
@@ -218,7 +226,7 @@ class TestTheFusedLessonsOwnCells:
         assert "forgot_the_transpose =" in printed
 
     def test_they_come_after_the_checks(self):
-        nb = read(notebook_bytes(load("from-hand-to-code")))
+        nb = parsed("from-hand-to-code")
         cells = code_cells(nb)
         assert cells.index(torch_cell(nb)) < cells.index(cell_with(nb, "output_fused = concat_fused @ W_O"))
 
@@ -263,7 +271,9 @@ class TestExecuted:
 
     def test_a_notebook_that_disagrees_with_the_page_fails(self, kernel_specs):
         # Negative control: change an input number after the page's values were written.
-        nb = read(notebook_bytes(load("attention-by-hand")))
+        from nbclient.exceptions import CellExecutionError
+
+        nb = read(computed.notebook("attention-by-hand"))
         numbers = code_cells(nb)[1]
         numbers.source = numbers.source.replace("[2, -1]", "[2, -1.5]", 1)
         with pytest.raises(CellExecutionError, match="AssertionError"):

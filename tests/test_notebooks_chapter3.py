@@ -4,12 +4,11 @@ mask from the valid length, and a plain note for a batch's other sequences."""
 
 import pytest
 
-from macros import lessons
-from macros.notebooks import notebook_bytes
+from tests import computed
 
 
 def source(slug):
-    return notebook_bytes(lessons.load(lessons.LESSONS / slug)).decode("utf-8")
+    return computed.notebook(slug).decode("utf-8")
 
 
 @pytest.mark.parametrize(

@@ -3,8 +3,10 @@
 Sources of expected values: FNV-1a's published test vectors (Fowler, Noll, Vo); mix32
 against an independent numpy uint32 implementation written here; the lessons' own
 fixtures; numpy's trace (macros.engine) read at the graded path with macros.render.lesson_widgets.resolve.
-The browser modules run in one node process per test (tests/js/run_practice.mjs).
+The browser modules run in the session's node process (tests/js/run_practice.mjs, tests/nodejs.py).
 """
+
+import functools
 
 import numpy as np
 import pytest
@@ -14,7 +16,8 @@ from macros.errors import FixtureError
 from macros.practice import check, generator, prng
 from macros.render.lesson_widgets import resolve
 from macros.sources.fixture import validate
-from tests.test_js_twin import ROOT, run_node
+from tests.nodejs import run_node
+from tests.test_js_twin import ROOT
 
 TWO_HEADS = ROOT / "lessons" / "tracing-two-heads" / "fixture.yaml"  # 3 tokens, 2 heads, W_O
 CAUSAL = ROOT / "lessons" / "two-heads-separate-projections" / "fixture.yaml"  # causal, 2 heads
@@ -41,8 +44,17 @@ PRACTICE = {
 }
 
 
+@functools.cache
 def spec_of(path):
     return check.spec_for(path, PRACTICE[path])
+
+
+@functools.cache
+def variant_of(path, n):
+    """Variant ``n`` of the lesson at ``path`` under its PRACTICE block, (fixture, trace), drawn
+    once for the tests that check what it holds; the tests of drawing itself draw afresh."""
+    spec, base = spec_of(path)
+    return generator.variant(spec, base, n, path)
 
 
 def numpy_trace(fixture):
@@ -132,9 +144,8 @@ class TestVariants:
         assert base == check.lesson_base(TWO_HEADS)  # drawing leaves the lesson's own numbers alone
 
     def test_drawn_values_come_from_their_ranges(self):
-        spec, base = spec_of(TWO_HEADS)
         for n in range(1, 21):
-            fixture, _ = generator.variant(spec, base, n, TWO_HEADS)
+            fixture, _ = variant_of(TWO_HEADS, n)
             assert set(np.ravel(fixture["X"])) <= {-2.0, -1.0, 0.0, 1.0, 2.0}
             for head in fixture["heads"]:
                 assert set(np.ravel(head["W_Q"])) <= {k / 10 for k in range(-10, 11)}
@@ -143,11 +154,11 @@ class TestVariants:
     @pytest.mark.parametrize("path", list(PRACTICE), ids=lambda p: p.parent.name)
     def test_constraints_hold_by_numpy(self, path):
         """Checked on numpy's arrays directly, not through the generator's own checks."""
-        spec, base = spec_of(path)
+        spec, _ = spec_of(path)
         margin = dict(spec.require)["no_tied_top_weight"]
         bound = dict(spec.require).get("scores_within", np.inf)
         for n in range(1, 31):
-            fixture, _ = generator.variant(spec, base, n, path)
+            fixture, _ = variant_of(path, n)
             for head in numpy_trace(fixture).heads:
                 top_two = np.sort(head.weights, axis=1)[:, -2:]
                 assert np.all(top_two[:, 1] - top_two[:, 0] > margin), (n, head.weights)
@@ -156,11 +167,11 @@ class TestVariants:
 
     @pytest.mark.parametrize("path", list(PRACTICE), ids=lambda p: p.parent.name)
     def test_answers_are_numpys_trace_at_the_path(self, path):
-        spec, base = spec_of(path)
+        spec, _ = spec_of(path)
         results = check.check_variants(path, PRACTICE[path], count=20)
         assert sorted(results) == list(range(21))
         for n, answers in results.items():
-            fixture, _ = generator.variant(spec, base, n, path)
+            fixture, _ = variant_of(path, n)
             trace = numpy_trace(fixture)
             assert answers == [float(resolve(trace, p)) for p in spec.answers]
 
@@ -387,8 +398,8 @@ def assert_parity(n_seeds, n_variants):
         stream = prng.Stream(s, v)
         assert drawn == [stream.integer(lo, hi) for _ in range(count)], (s, v, lo, hi)
     assert twin["hashes"] == [prng.fnv1a(text) for text in payload["hashes"]]
-    for (path, spec, base, n), result in zip(cases, twin["variants"], strict=True):
-        fixture, trace = generator.variant(spec, base, n, path)
+    for (path, spec, _, n), result in zip(cases, twin["variants"], strict=True):
+        fixture, trace = variant_of(path, n)
         assert result.get("fixture") == fixture, (path.parent.name, n, result.get("error"))
         assert result["answers"] == pytest.approx(generator.answers(spec, trace), abs=1e-12, rel=1e-12)
 

@@ -3,8 +3,9 @@ macros/sources/practice_key.py, macros/render/practice.py).
 
 Sources of expected values: numpy's trace (macros.engine) of each variant's fixture, read
 at the graded path; the browser's generator (docs/assets/js/practice/generator.js) through
-node for variants 1..50, compared number for number with Python's draw; the built page for
-variant 0. Messages are the author guide's (docs/authoring.md, "Practice on fresh numbers").
+node for variants 1..50 (1..3 in `make test-fast`, the rest marked slow), compared number
+for number with Python's draw; the built page for variant 0. Messages are the author
+guide's (docs/authoring.md, "Practice on fresh numbers").
 """
 
 import html
@@ -20,7 +21,8 @@ from macros.errors import FixtureError
 from macros.practice import build, check, generator
 from macros.sources import practice_key
 from macros.sources.fixture import validate
-from tests.test_js_twin import ROOT, run_node
+from tests.nodejs import run_node
+from tests.test_js_twin import ROOT
 
 LESSONS = sorted(path.parent for path in (ROOT / "lessons").glob("*/fixture.yaml"))
 SLUGS = [folder.name for folder in LESSONS]
@@ -129,37 +131,48 @@ class TestCache:
 # ---------------------------------------------------------------- variants 1..50: Python, node and numpy agree
 
 
+# `make test-fast` compares the first variants; the rest of 1..COUNT are the slow sweep.
+PARTS = {"first": range(1, 4), "rest": range(4, COUNT + 1)}
+
+
+class Drawn(dict):
+    """part -> {slug: (Spec, [(n, (fixture, trace) drawn in Python, the browser's {fixture, answers})])}.
+
+    Each part is drawn when a test first asks for it: in Python lesson by lesson, in the
+    browser's generator in one call for every lesson.
+    """
+
+    def __missing__(self, part):
+        numbers = PARTS[part]
+        python = {}
+        for folder in LESSONS:
+            spec, base = practice_key.read(folder / "fixture.yaml")
+            python[folder.name] = (spec, base, [generator.variant(spec, base, n, "variant.yaml") for n in numbers])
+        payload = {
+            "variants": [
+                {"spec": generator.to_plain(spec), "base": base, "variant": n}
+                for spec, base, _ in python.values()
+                for n in numbers
+            ]
+        }
+        out = iter(run_node("run_practice.mjs", payload)["variants"])
+        self[part] = {
+            slug: (spec, [(n, drawn, next(out)) for n, drawn in zip(numbers, variants, strict=True)])
+            for slug, (spec, _, variants) in python.items()
+        }
+        return self[part]
+
+
 @pytest.fixture(scope="module")
 def drawn():
-    """{slug: (Spec, base, [(fixture, answers)] for variants 1..COUNT)} drawn in Python."""
-    result = {}
-    for folder in LESSONS:
-        spec, base = practice_key.read(folder / "fixture.yaml")
-        result[folder.name] = (
-            spec,
-            base,
-            [generator.variant(spec, base, n, "variant.yaml") for n in range(1, COUNT + 1)],
-        )
-    return result
+    return Drawn()
 
 
-@pytest.fixture(scope="module")
-def twin(drawn):
-    payload = {
-        "variants": [
-            {"spec": generator.to_plain(spec), "base": base, "variant": n}
-            for spec, base, _ in drawn.values()
-            for n in range(1, COUNT + 1)
-        ]
-    }
-    out = iter(run_node("run_practice.mjs", payload)["variants"])
-    return {slug: [next(out) for _ in range(COUNT)] for slug in drawn}
-
-
+@pytest.mark.parametrize("part", ["first", pytest.param("rest", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("slug", SLUGS)
-def test_variants_are_the_same_in_the_browser_and_their_answers_are_numpys(drawn, twin, slug):
-    spec, _, variants = drawn[slug]
-    for n, ((fixture, trace), browser) in enumerate(zip(variants, twin[slug], strict=True), 1):
+def test_variants_are_the_same_in_the_browser_and_their_answers_are_numpys(drawn, slug, part):
+    spec, variants = drawn[part][slug]
+    for n, (fixture, trace), browser in variants:
         assert "error" not in browser, f"{slug} variant {n}: {browser}"
         assert browser["fixture"] == fixture, f"{slug} variant {n}"
         for path, answer in zip(spec.answers, browser["answers"], strict=True):

@@ -20,7 +20,7 @@ from macros import lint, scaffold
 from macros.__main__ import main
 from macros.book import Book
 from macros.sources import prose, track
-from tests import sitebuild
+from tests import computed, sitebuild
 
 STARTER = Path("macros/scaffold")
 # The book's chapters as the track lists them: a new lesson goes last in the last one.
@@ -78,7 +78,9 @@ def test_a_created_lesson_renders_with_its_title_and_is_listed_last(book):
     assert "# Keys: “what” & why" in lesson.splitlines()
     _, entries = track.load(book)
     assert entries[-1].slug == "my-topic" and entries[-1].title == "Keys: “what” & why"
-    markdown = Book(book.parent, cache=False).render("lessons/my-topic/lesson.md", folder / "lesson.md")
+    markdown = Book(book.parent, cache=False, computed=computed.shared_lessons()).render(
+        "lessons/my-topic/lesson.md", folder / "lesson.md"
+    )
     assert "# Keys: “what” & why" in markdown
 
 

@@ -16,10 +16,14 @@ Two comparisons:
   publishable trace holds finite. The plain exponentials are left out of this one: they
   reach 1e300, where a printed integer shows digits beyond float64's precision, and
   numpy's exp and the browser's Math.exp differ there in the last bits.
+
+`make test-fast` compares a sample (SWEEP's: the first two drawn fixtures, the hand-picked
+edge cases and a lesson of each form of fixture); the other cases are marked slow (tests/sweeps.py).
 """
 
 import dataclasses
-from html.parser import HTMLParser
+import re
+from html import unescape
 
 import numpy as np
 import pytest
@@ -28,7 +32,10 @@ from macros import context, engine, lessons
 from macros.engine.trace import HEAD_FIELDS, LAYER_FIELDS, MASK, MASKED, HeadTrace, Trace
 from macros.render import lesson_widgets, numbers
 from macros.sources import fixture
-from tests.test_js_twin import CASES, LESSON_FIXTURES, run_node, write_yaml
+from tests import computed
+from tests.nodejs import run_node
+from tests.sweeps import Sweep
+from tests.test_js_twin import CASES, LESSON_FIXTURES, write_yaml
 
 # A lab binds numbers; the masked fields (null where a key is hidden) and the mask are drawn
 # by maps() and the step tables, never bound one value at a time.
@@ -36,40 +43,42 @@ BINDABLE = [f.name for f in HEAD_FIELDS if f.kind not in (MASK, MASKED)]
 EXACT = [name for name in BINDABLE if next(f for f in HEAD_FIELDS if f.name == name).finite]
 
 
-class BoundTexts(HTMLParser):
-    """Every [data-bind] element of some HTML: its bind path, data-group, figure index and text.
-
-    Bound elements hold text only (a span, or an SVG text), so they never nest.
-    """
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.found, self.current, self.figure, self.figures = [], None, None, 0
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "svg" and "abh-figure" in (attrs.get("class") or "").split():
-            self.figure, self.figures = self.figures, self.figures + 1
-        if "data-bind" in attrs:
-            self.current = {"bind": attrs["data-bind"], "group": attrs.get("data-group"), "figure": self.figure}
-            self.current.update(tag=tag, text="")
-            self.found.append(self.current)
-
-    def handle_endtag(self, tag):
-        if tag == "svg":
-            self.figure = None
-        if self.current and tag == self.current["tag"]:
-            self.current = None
-
-    def handle_data(self, data):
-        if self.current:
-            self.current["text"] += data
+# In the widgets' HTML: an svg opening or closing, or a bound element with its text. Bound
+# elements hold text only (a span, or an SVG text), so they never nest and their text runs to
+# their own closing tag. (Read with a regular expression: html.parser took most of this module's
+# time; bound_elements counts what it found against the data-bind attributes in the HTML.)
+PIECE = re.compile(
+    r"<svg\b(?P<svg>[^>]*)>|</svg>"
+    r'|<(?P<tag>[a-zA-Z][\w-]*)(?P<attrs>\s[^>]*?\bdata-bind="[^"]*"[^>]*)>(?P<text>[^<]*)</(?P=tag)>'
+)
+ATTRIBUTE = re.compile(r'([\w-]+)="([^"]*)"')
 
 
 def bound_elements(html):
-    parser = BoundTexts()
-    parser.feed(html)
-    return parser.found
+    """Every [data-bind] element of some HTML: its bind path, data-group, figure index and text.
+
+    The figure index counts the svg.abh-figure figures in order; it is None outside them.
+    """
+    found, figure, figures = [], None, 0
+    for piece in PIECE.finditer(html):
+        if piece["tag"]:
+            attrs = {name: unescape(value) for name, value in ATTRIBUTE.findall(piece["attrs"])}
+            found.append(
+                {
+                    "bind": attrs["data-bind"],
+                    "group": attrs.get("data-group"),
+                    "figure": figure,
+                    "tag": piece["tag"],
+                    "text": unescape(piece["text"]),
+                }
+            )
+        elif piece["svg"] is not None:
+            if "abh-figure" in dict(ATTRIBUTE.findall(piece["svg"])).get("class", "").split():
+                figure, figures = figures, figures + 1
+        else:
+            figure = None
+    assert len(found) == html.count("data-bind="), "a bound element that bound_elements cannot read"
+    return found
 
 
 def lab_html(lesson, fields):
@@ -103,13 +112,17 @@ def as_trace(data):
     return Trace(tuple(heads), **{f.name: field(data[f.name], f.kind) for f in LAYER_FIELDS})
 
 
-def drawn_lessons(folder):
-    """A lesson for each drawn fixture (decimals 0 to 5 in turn), then the book's own lessons."""
+def drawn_lessons(folder, names):
+    """A lesson for each of ``names``: a drawn fixture (decimals 0 to 5 in turn, by its place
+    in CASES) or one of the book's lessons."""
     found = []
-    for i, (name, data) in enumerate(CASES.items()):
-        loaded = fixture.load(write_yaml(data, folder / name))
-        found.append(lessons.Lesson(name, folder / name, {"decimals": i % 6}, loaded, engine.run(loaded)))
-    found += [lessons.load(path.parent) for path in LESSON_FIXTURES]
+    for name in names:
+        if name in CASES:
+            loaded = fixture.load(write_yaml(CASES[name], folder / name))
+            meta = {"decimals": list(CASES).index(name) % 6}
+            found.append(lessons.Lesson(name, folder / name, meta, loaded, engine.run(loaded)))
+        else:
+            found.append(computed.lesson(name))
     return found
 
 
@@ -126,23 +139,44 @@ def run_labs(drawn, elements):
     return run_node("run_bind.mjs", payload)
 
 
+LESSON_SLUGS = [path.parent.name for path in LESSON_FIXTURES]
+# Lessons of every form of fixture: Q, K and V given (four decimals), causal self-attention,
+# a source with valid lengths and W_O, positions.
+SAMPLE_LESSONS = ["attention-by-hand", "two-heads-separate-projections", "cross-attention", "rotary-by-hand"]
+# `make test-fast` compares the first drawn fixtures, the edge cases and those lessons.
+SWEEP = Sweep(
+    [*CASES, *LESSON_SLUGS],
+    sample=[*list(CASES)[:2], *(name for name in CASES if not name.startswith("random-")), *SAMPLE_LESSONS],
+)
+
+
 @pytest.fixture(scope="module")
 def parity(tmp_path_factory):
-    """slug -> (lesson, the build's bound elements, the lab's {trace, texts}): numpy's numbers, the EXACT fields."""
-    drawn = drawn_lessons(tmp_path_factory.mktemp("text"))
-    elements = [bound_elements(lab_html(lesson, EXACT)) for lesson in drawn]
-    labs = run_labs(drawn, elements)
-    return {lesson.slug: (lesson, found, lab) for lesson, found, lab in zip(drawn, elements, labs, strict=True)}
+    """part -> slug -> (lesson, the build's bound elements, the lab's {trace, texts}).
+
+    numpy's numbers, the EXACT fields."""
+
+    def compute(names):
+        drawn = drawn_lessons(tmp_path_factory.mktemp("text"), names)
+        elements = [bound_elements(lab_html(lesson, EXACT)) for lesson in drawn]
+        labs = run_labs(drawn, elements)
+        return {lesson.slug: (lesson, found, lab) for lesson, found, lab in zip(drawn, elements, labs, strict=True)}
+
+    return SWEEP.results(compute)
 
 
 @pytest.fixture(scope="module")
 def same_numbers(parity):
-    """slug -> (the build's elements drawn from the twin's own trace, every bindable field; the lab's texts)."""
-    drawn = [lesson for lesson, _, _ in parity.values()]
-    twins = [dataclasses.replace(lesson, trace=as_trace(lab["trace"])) for lesson, _, lab in parity.values()]
-    elements = [bound_elements(lab_html(twin, BINDABLE)) for twin in twins]
-    labs = run_labs(drawn, elements)
-    return {lesson.slug: (found, lab["texts"]) for lesson, found, lab in zip(drawn, elements, labs, strict=True)}
+    """part -> slug -> (the build's elements drawn from the twin's own trace, every bindable field; the lab's texts)."""
+
+    def compute(names):
+        drawn = [parity.case(name)[0] for name in names]
+        twins = [dataclasses.replace(lesson, trace=as_trace(parity.case(lesson.slug)[2]["trace"])) for lesson in drawn]
+        elements = [bound_elements(lab_html(twin, BINDABLE)) for twin in twins]
+        labs = run_labs(drawn, elements)
+        return {lesson.slug: (found, lab["texts"]) for lesson, found, lab in zip(drawn, elements, labs, strict=True)}
+
+    return SWEEP.results(compute)
 
 
 def mismatches(found, lab):
@@ -153,18 +187,15 @@ def mismatches(found, lab):
     ]
 
 
-SLUGS = [*CASES, *(path.parent.name for path in LESSON_FIXTURES)]
-
-
-@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("slug", SWEEP.params())
 def test_the_lab_prints_what_the_build_prints(parity, slug):
-    _, found, lab = parity[slug]
+    _, found, lab = parity.case(slug)
     assert mismatches(found, lab["texts"]) == []
 
 
-@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("slug", SWEEP.params())
 def test_for_the_same_numbers_every_bindable_field_reads_the_same(same_numbers, slug):
-    found, lab = same_numbers[slug]
+    found, lab = same_numbers.case(slug)
     assert mismatches(found, lab) == []
 
 
@@ -174,10 +205,14 @@ def field_of(bind):
     return parts[2] if parts[0] == "heads" else parts[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fields", ["exact", "bindable"])
 def test_every_kind_of_group_is_compared(parity, same_numbers, fields):
     """Bound rows and matrices, bars and heat maps (figure groups), table twins (data-group), every field."""
-    drawn = [found for _, found, _ in parity.values()] if fields == "exact" else [f for f, _ in same_numbers.values()]
+    if fields == "exact":
+        drawn = [found for _, found, _ in parity.everything().values()]
+    else:
+        drawn = [found for found, _ in same_numbers.everything().values()]
     elements = [e for found in drawn for e in found]
     expected = {"concat", "W_O", "output", "average", *(EXACT if fields == "exact" else BINDABLE)}
     assert {field_of(e["bind"]) for e in elements} == expected
@@ -187,18 +222,34 @@ def test_every_kind_of_group_is_compared(parity, same_numbers, fields):
 
 def test_a_changed_text_is_reported(parity):
     """Negative control: one digit changed on the build's side is a mismatch."""
-    _, found, lab = parity[next(iter(CASES))]
+    _, found, lab = parity.case(next(iter(CASES)))
     changed = [dict(e) for e in found]
     changed[0]["text"] += "1"
     assert len(mismatches(changed, lab["texts"])) == 1
 
 
-def test_grouping_matters(parity):
+@pytest.mark.parametrize("part", Sweep.part_params())
+def test_grouping_matters(parity, part):
     """Negative control: formatted one value at a time, some heat-map cells would read otherwise."""
     alone = [
         (e["text"], numbers.format_values([lesson_widgets.resolve(lesson.published, e["bind"])], lesson.decimals)[0])
-        for lesson, found, _ in parity.values()
+        for lesson, found, _ in parity[part].values()
         for e in found
         if e["figure"] is not None
     ]
     assert any(grouped != single for grouped, single in alone)
+
+
+def test_bound_elements_are_read_with_their_group_and_figure():
+    html = (
+        '<svg class="abh-figure x" viewBox="0 0 1 1"><text class="v" data-bind="heads.0.weights.0.1">0.25</text>'
+        '<rect data-heat="a"/></svg><span data-bind="output.0" data-group="g">&minus;1.5</span>'
+        '<svg class="abh-figure"><text data-bind="average.0.0">1</text></svg>'
+    )
+    assert [(e["bind"], e["group"], e["figure"], e["text"]) for e in bound_elements(html)] == [
+        ("heads.0.weights.0.1", None, 0, "0.25"),
+        ("output.0", "g", None, "\u22121.5"),
+        ("average.0.0", None, 1, "1"),
+    ]
+    with pytest.raises(AssertionError, match="cannot read"):  # a bound element holding markup
+        bound_elements('<span data-bind="output.0"><b>1</b></span>')

@@ -9,9 +9,9 @@ import pytest
 
 from macros import unseen
 from macros.book import Book, PageError
-from macros.lessons import LESSONS, folders
 from macros.render import widgets
 from macros.render.numbers import format_number
+from tests import computed
 from tests.sitebuild import copy_project, edit
 
 
@@ -58,26 +58,18 @@ class TestBuild:
         edit(src, "1, tolerance, recall=True) }}", "1, tolerance) }}")
         line = 1 + src.read_text(encoding="utf-8").split('{{ gate("reading"')[0].count("\n")
         with pytest.raises(PageError) as caught:
-            Book(project, cache=False).render(f"lessons/{self.SLUG}/lesson.md", src)
+            Book(project, cache=False, computed=computed.shared_lessons()).render(f"lessons/{self.SLUG}/lesson.md", src)
         assert str(caught.value).startswith(
             f"lessons/{self.SLUG}/lesson.md:{line}: the answer to check 'reading-1', 0.752, is already on the page"
         )
 
     def test_the_author_only_line_attribute_is_removed(self):
-        book = Book(LESSONS.parent, cache=False)
-        src = f"lessons/{self.SLUG}/lesson.md"
-        assert "data-template-line" not in book.render(src, LESSONS.parent / src)
+        assert "data-template-line" not in computed.page(self.SLUG)
 
 
-@pytest.fixture(scope="module")
-def book():
-    return Book(LESSONS.parent, cache=False)
-
-
-@pytest.mark.parametrize("slug", [folder.name for folder in folders(LESSONS)])
-def test_every_lesson_grades_a_number_it_has_not_shown(book, slug):
-    src = f"lessons/{slug}/lesson.md"
-    markdown, places = book.render(src, LESSONS.parent / src), book.lessons[slug].decimals
+@pytest.mark.parametrize("slug", computed.SLUGS)
+def test_every_lesson_grades_a_number_it_has_not_shown(slug):
+    markdown, places = computed.page(slug), computed.lesson(slug).decimals
 
     def shown(answer, offset):
         numbers = unseen.shown_numbers(unseen.visible_text(markdown[:offset]))
