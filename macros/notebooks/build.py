@@ -18,7 +18,11 @@ KERNEL = {"name": "python3", "display_name": "Python 3", "language": "python"}
 
 def file_name(lesson):
     """The notebook's name, published beside the lesson page: ``<slug>.ipynb``."""
-    return f"{lesson.slug}.ipynb"
+    return slug_file_name(lesson.slug)
+
+
+def slug_file_name(slug):
+    return f"{slug}.ipynb"
 
 
 def page_link(lesson):
