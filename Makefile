@@ -48,8 +48,8 @@ test: $(STAMP) lint
 
 # The inner loop: every test that builds nothing, serves nothing and drives no browser,
 # with fewer property-test cases (the "fast" profile in tests/conftest.py), on two processes
-# (pytest-xdist, a test module to each in turn). JOBS=1 runs it in one process: slower to
-# wait for, but about a third less CPU time, the better choice when the machine is busy.
+# (pytest-xdist, a test module to each in turn). JOBS=1 runs it in one process: a second or
+# two slower to wait for, but with 40% less CPU time, kinder to a machine busy with other work.
 JOBS ?= 2
 test-fast: $(STAMP)
 	$(PY) -m pytest -q -m "not (build or serve or browser or slow)" --hypothesis-profile=fast \
