@@ -11,12 +11,11 @@ rendered here, with a file loader over the project folder, so that:
   ``python -m macros render DIR`` writes the same Markdown as plain files.
 """
 
-import contextlib
+import dataclasses
+import functools
 import hashlib
 import json
-import os
 import re
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -26,10 +25,10 @@ import yaml
 from macros import page_cache, prepare
 from macros.errors import LessonError, SourceError
 from macros.sources import folders, prose, track
-from macros.sources.folders import FIXTURE_FILE, LESSON_FILE
+from macros.sources.folders import FIXTURE_FILE
 
-# The engine, the renderers and nbformat are imported where a lesson is computed or a page
-# rendered: a build whose pages all come from .cache/pages never loads them.
+# The lesson computation, the renderers and nbformat are imported where a lesson is computed
+# or a page rendered: a build whose pages all come from .cache/pages never loads them.
 
 # The front matter block as MkDocs reads it (mkdocs.utils.meta.YAML_RE).
 FRONT_MATTER = re.compile(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.S)
@@ -64,22 +63,6 @@ class _Undefined(jinja2.StrictUndefined):
         super().__init__(hint, obj, name, exc)
 
 
-class WholeFileBytecodeCache(jinja2.FileSystemBytecodeCache):
-    """Jinja's file cache, each file written whole (a temporary file renamed): worker
-    processes (``macros.prepare``) compile the shared partials into the same folder at once,
-    and a reader must never meet half a file."""
-
-    def dump_bytecode(self, bucket):
-        fd, temporary = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as file:
-                bucket.write_bytecode(file)
-            os.replace(temporary, os.path.join(self.directory, self.pattern % bucket.key))
-        except OSError:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-
-
 def environment(root, cache=True):
     """The Jinja environment for the book's pages, with templates named from ``root``."""
     root = Path(root)
@@ -87,7 +70,7 @@ def environment(root, cache=True):
     if cache:
         folder = root / ".cache" / "jinja"
         folder.mkdir(parents=True, exist_ok=True)
-        bytecode_cache = WholeFileBytecodeCache(str(folder))
+        bytecode_cache = jinja2.FileSystemBytecodeCache(str(folder))  # writes whole files (renamed)
     # Jinja's optimizer only folds constants, which lesson templates barely have; skipping
     # it makes compiling a lesson about a sixth cheaper (see bench/).
     env = jinja2.Environment(
@@ -152,6 +135,7 @@ class Lessons(Mapping):
         return iter(self._slugs)
 
     def __len__(self):
+        self.reads = None  # how many lessons there are depends on all of them
         return len(self._slugs)
 
 
@@ -174,7 +158,7 @@ def lesson_digest(folder):
     folder = Path(folder)
     digest = hashlib.blake2b(digest_size=16)
     for path in sorted(folder.iterdir()):
-        if path.is_file():
+        if path.is_file() and not path.name.startswith("."):  # an editor's swap file is not a source
             digest.update(path.name.encode() + b"\0" + _bytes(path) + b"\0")
     seen, current = set(), folder.name
     while current is not None and current not in seen:
@@ -193,14 +177,11 @@ def _bytes(path):
     return path.read_bytes() if path.exists() else b"\0missing"
 
 
-def track_digest(lessons_dir):
-    """The track as pages see it: lessons/track.yaml and every lesson's front matter."""
-    lessons_dir = Path(lessons_dir)
-    parts = [_bytes(lessons_dir / "track.yaml")]
-    for folder in folders.folders(lessons_dir):
-        found = FRONT_MATTER.match(_bytes(folder / LESSON_FILE).decode("utf-8", errors="replace"))
-        parts.append(f"{folder.name}\0{found.group(1) if found else ''}")
-    return page_cache.digest_of(*parts)
+def track_digest(titles, entries):
+    """The track as pages see it (chapter titles, each lesson's place and front matter), as
+    read by ``track.load``, so that every way of writing those files is covered."""
+    data = [titles, [dataclasses.asdict(entry) for entry in entries]]
+    return page_cache.digest_of(json.dumps(data, sort_keys=True, default=str))
 
 
 class Book:
@@ -221,7 +202,7 @@ class Book:
     not computed again. The caller empties it when the project's code changes.
     """
 
-    def __init__(self, root, cache=True, computed=None, eager=True):
+    def __init__(self, root, cache=True, computed=None, eager=True, parallel=True):
         self.root = Path(root).resolve()
         self.with_cache = cache
         self._environment = None
@@ -237,11 +218,10 @@ class Book:
         self.entries = {entry.slug: entry for entry in entries}
         self.cache = None
         if cache:
-            context = page_cache.digest_of(page_cache.code_digest(self.root), track_digest(self.root / "lessons"))
-            self.cache = page_cache.PageCache(self.root, context)
+            self.cache = page_cache.PageCache(self.root, page_cache.code_digest(), track_digest(self.titles, entries))
         self.lessons = Lessons(self.digests, self._compute)
         if eager:
-            self._compute_unknown()
+            self._compute_unknown(parallel and computed is None)
         self.reads = {}  # src_uri -> the other lessons its last render read (None: all)
 
     @property
@@ -252,16 +232,17 @@ class Book:
         self._environment.globals["lessons"] = self.lessons  # another lesson's numbers, by slug
         return self._environment
 
-    def _compute_unknown(self):
+    def _compute_unknown(self, parallel):
         """Every lesson not known good is computed now; those that fail leave the book.
 
-        In a plain build, many unknown lessons (a cold build) are computed by worker
-        processes (``macros.prepare``), which leave their pages in the caches too. Never
-        under ``make serve``, whose process runs threads that a fork would not carry over.
+        With ``parallel`` (a plain build, not ``make serve``, whose process runs threads that
+        a fork would not carry over), many unknown lessons (a cold build) are computed by
+        worker processes (``macros.prepare``), which leave their pages in the caches too.
         """
         unknown = [slug for slug in self.digests if not self._known(slug)]
-        if self.cache is not None and self.kept is None and prepare.worth_it(len(unknown)):
-            for slug, message in prepare.in_parallel(self.root, unknown).items():
+        if parallel and self.cache is not None and prepare.worth_it(len(unknown)) and self.cache.writable():
+            worker_book = functools.partial(Book, self.root, eager=False)
+            for slug, message in prepare.in_parallel(worker_book, unknown).items():
                 if message is not None:
                     self.failures[slug] = LessonError(message)
             unknown = [slug for slug in unknown if slug not in self.failures and not self._known(slug)]
@@ -277,7 +258,12 @@ class Book:
         return self.cache is not None and self.cache.computed_before(self._lesson_key(slug))
 
     def _lesson_key(self, slug):
-        return self.cache.key("lesson", slug, self.digests[slug])
+        return self.cache.lesson_key("lesson", slug, self.digests[slug])
+
+    def _unchanged(self, *slugs):
+        """The lessons' sources still hash as when this book was made: an edit saved while
+        a page rendered must not be kept under the key of the sources before it."""
+        return all(lesson_digest(self.folders[slug]) == self.digests[slug] for slug in slugs if slug in self.folders)
 
     def _compute(self, slug):
         digest, kept = self.digests[slug], self.kept
@@ -288,19 +274,19 @@ class Book:
         lesson = load(self.folders[slug])
         if kept is not None:
             kept[slug] = (digest, lesson)
-        if self.cache is not None:
+        if self.cache is not None and self._unchanged(slug):
             self.cache.keep_computed(self._lesson_key(slug))
         return lesson
 
     def notebook(self, slug):
         """The bytes of a lesson's notebook (``macros.notebooks``), from the cache when unchanged."""
-        key = self.cache.key("notebook", slug, self.digests[slug]) if self.cache is not None else None
+        key = self.cache.lesson_key("notebook", slug, self.digests[slug]) if self.cache is not None else None
         data = self.cache.notebook(key) if key is not None else None
         if data is None:
             from macros.notebooks import notebook_bytes
 
             data = notebook_bytes(self.lessons.value(slug))
-            if key is not None:
+            if key is not None and self._unchanged(slug):
                 self.cache.keep_notebook(key, data)
         return data
 
@@ -326,16 +312,21 @@ class Book:
             markdown, self.reads[src_uri] = kept
             return markdown
         markdown = self._render_page(src_uri, path, slug, meta)
-        if key is not None:
-            self.cache.keep_page(key, markdown, self.reads[src_uri], self.digests)
+        reads = self.reads[src_uri]
+        sources = [*([slug] if slug else []), *(self.digests if reads is None else reads)]
+        if key is not None and self._page_unchanged(path, key, src_uri, slug, meta) and self._unchanged(*sources):
+            self.cache.keep_page(key, markdown, reads, self.digests)
         return markdown
+
+    def _page_unchanged(self, path, key, src_uri, slug, meta):
+        return slug is not None or self._page_key(src_uri, path, slug, meta) == key
 
     def _page_key(self, src_uri, path, slug, meta):
         if self.cache is None:
             return None
         if slug is not None:
-            return self.cache.key("page", src_uri, self.digests[slug])
-        return self.cache.key("page", src_uri, _bytes(path), json.dumps(meta or {}, sort_keys=True, default=str))
+            return self.cache.page_key("page", src_uri, self.digests[slug])
+        return self.cache.page_key("page", src_uri, _bytes(path), json.dumps(meta or {}, sort_keys=True, default=str))
 
     def _lesson(self, slug):
         try:

@@ -15,6 +15,7 @@ its message, on the next build. Deleting the folder changes no byte of the site,
 (tests/test_build_identity.py).
 """
 
+import contextlib
 import hashlib
 import json
 import os
@@ -36,9 +37,10 @@ def digest_of(*parts):
     return digest.hexdigest()
 
 
-def code_digest(root):
-    """Every file of the project's code (``macros/``) and the versions that run it."""
-    folder = Path(root) / "macros"
+def code_digest():
+    """Every file of the code that runs (this package, wherever the project is) and the
+    versions that run it."""
+    folder = Path(__file__).resolve().parent
     parts = [sys.version, *(f"{name} {metadata.version(name)}" for name in PACKAGES)]
     for path in sorted(folder.rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts:
@@ -49,12 +51,26 @@ def code_digest(root):
 class PageCache:
     """``.cache/pages`` under the project: one JSON file per page, one file per notebook."""
 
-    def __init__(self, root, context_digest):
+    def __init__(self, root, code, track):
         self.folder = Path(root) / ".cache" / "pages"
-        self.context = context_digest  # the code and the track: in every key
+        self.code = code  # in every key
+        self.track = track  # in the keys of pages, which show titles and prerequisites
 
-    def key(self, *parts):
-        return digest_of(self.context, *parts)
+    def page_key(self, *parts):
+        return digest_of(self.code, self.track, *parts)
+
+    def lesson_key(self, *parts):
+        """A computed lesson and its notebook depend on the code and the lesson's own sources."""
+        return digest_of(self.code, *parts)
+
+    def writable(self):
+        """True when entries can be written (a read-only tree builds, only without keeping)."""
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryFile(dir=self.folder):
+                return True
+        except OSError:
+            return False
 
     # ------------------------------------------------------------ pages
 
@@ -111,6 +127,7 @@ class PageCache:
     def _write(self, path, data):
         """Written whole or not at all (a temporary file renamed), so a build stopped halfway,
         or two builds at once, never leave half an entry; a read-only tree just skips it."""
+        temporary = None
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             fd, temporary = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
@@ -118,7 +135,9 @@ class PageCache:
                 file.write(data)
             os.replace(temporary, path)
         except OSError:
-            pass
+            if temporary is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(temporary)
 
 
 def all_lessons_digest(digests):

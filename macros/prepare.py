@@ -14,6 +14,8 @@ in its own process and reports the mistake there, located as usual.
 
 import multiprocessing
 import os
+import sys
+import threading
 from concurrent.futures import ProcessPoolExecutor
 
 from macros.errors import LessonError
@@ -26,7 +28,7 @@ _book = None  # the worker's own Book
 
 
 def workers():
-    """The cores this process may use (a container's limit counts), at least 1."""
+    """The cores this process may be scheduled on (its CPU affinity), at least 1."""
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:
@@ -34,23 +36,25 @@ def workers():
 
 
 def worth_it(count):
-    return count >= SMALLEST and workers() > 1 and "fork" in multiprocessing.get_all_start_methods()
+    """Enough lessons, more than one core, and a process that forks safely: on Linux (fork is
+    unsafe on macOS) and with no other thread running (a fork copies only the calling one)."""
+    return count >= SMALLEST and workers() > 1 and sys.platform == "linux" and threading.active_count() == 1
 
 
-def in_parallel(root, slugs):
-    """{slug: None, or the message of the mistake in its sources} for every slug, in order."""
+def in_parallel(make_book, slugs):
+    """{slug: None, or the message of the mistake in its sources} for every slug, in order.
+
+    ``make_book()`` gives each worker its own book (``macros.book.Book``, not eager).
+    """
     context = multiprocessing.get_context("fork")  # the worker starts with the modules loaded
-    with ProcessPoolExecutor(
-        max_workers=min(workers(), len(slugs)), mp_context=context, initializer=_start, initargs=(str(root),)
-    ) as pool:
+    size = min(workers(), len(slugs))
+    with ProcessPoolExecutor(size, mp_context=context, initializer=_start, initargs=(make_book,)) as pool:
         return dict(pool.map(_prepare, slugs))
 
 
-def _start(root):
+def _start(make_book):
     global _book
-    from macros.book import Book
-
-    _book = Book(root, eager=False)
+    _book = make_book()
 
 
 def _prepare(slug):
@@ -61,6 +65,9 @@ def _prepare(slug):
         return slug, str(error)
     try:
         _book.notebook(slug)
+    except LessonError:
+        pass  # made again by the build, which reports it
+    try:
         _book.render(folders.src_uri(slug), _book.folders[slug] / folders.LESSON_FILE)
     except LessonError:
         pass  # rendered again by the build, which reports it

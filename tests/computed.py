@@ -57,8 +57,9 @@ def shared_lessons():
 
 @functools.cache
 def book():
-    """The project's Book over the shared lessons; compiled templates are kept in the
-    project's .cache/jinja, as a build keeps them."""
+    """The project's Book over the shared lessons, with the project's caches as a build has
+    them: compiled templates in .cache/jinja and finished pages in .cache/pages, whose keys
+    tests/test_page_cache.py tests on copies of the project."""
     return Book(ROOT, computed=shared_lessons())
 
 

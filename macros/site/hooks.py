@@ -208,7 +208,7 @@ def add_notebooks(files, config):
     """Each lesson's notebook beside its page (macros/site/notebooks.py)."""
     from macros.site import notebooks
 
-    notebooks.publish(files, config, project_root(config))
+    notebooks.publish(files, config)
 
 
 _renderer = None

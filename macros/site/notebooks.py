@@ -9,7 +9,6 @@ shows the mistake instead.
 
 from mkdocs.structure.files import File
 
-from macros.book import Book
 from macros.notebooks import slug_file_name
 
 
@@ -17,15 +16,17 @@ def src_uri(slug):
     return f"lessons/{slug}/{slug_file_name(slug)}"
 
 
-def book_of(config, root):
-    """The book the macros plugin computed in its on_config (macros/site/plugin.py), or a new one."""
-    book = getattr(config.plugins.get("macros"), "book", None)
-    return book if book is not None else Book(root)
+def book_of(config):
+    """The book the macros plugin computed in its on_config (macros/site/plugin.py), or None
+    in a site built without it, whose notebooks, if any, are plain files."""
+    return getattr(config.plugins.get("macros"), "book", None)
 
 
-def publish(files, config, root):
+def publish(files, config):
     """Add one generated notebook per lesson that computed (or is known to), to the site's files."""
-    book = book_of(config, root)
+    book = book_of(config)
+    if book is None:
+        return files
     for slug in book.lessons:
         files.append(File.generated(config, src_uri(slug), content=book.notebook(slug)))
     return files
