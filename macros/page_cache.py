@@ -18,11 +18,12 @@ its message, on the next build. Deleting the folder changes no byte of the site,
 import contextlib
 import hashlib
 import json
-import os
 import sys
 import tempfile
 from importlib import metadata
 from pathlib import Path
+
+from macros.files import write_whole
 
 # What the code's output depends on beyond macros/: the interpreter and these packages.
 PACKAGES = ("numpy", "jinja2", "pyyaml", "nbformat")
@@ -124,20 +125,12 @@ class PageCache:
             return None
         return entry if isinstance(entry, dict) and "markdown" in entry else None
 
-    def _write(self, path, data):
-        """Written whole or not at all (a temporary file renamed), so a build stopped halfway,
-        or two builds at once, never leave half an entry; a read-only tree just skips it."""
-        temporary = None
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            fd, temporary = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
-            with os.fdopen(fd, "wb") as file:
-                file.write(data)
-            os.replace(temporary, path)
-        except OSError:
-            if temporary is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(temporary)
+    @staticmethod
+    def _write(path, data):
+        """Written whole (``macros.files``), so two builds or a build's workers never meet half
+        an entry; a read-only tree builds, only without keeping."""
+        with contextlib.suppress(OSError):
+            write_whole(path, data)
 
 
 def all_lessons_digest(digests):

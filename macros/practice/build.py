@@ -14,6 +14,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from macros.files import write_whole
 from macros.practice import check, generator
 from macros.sources import practice_key
 
@@ -48,9 +49,8 @@ def read_cache(file, key):
 
 def write_cache(file, key, practice):
     try:
-        file.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps({"key": key, "count": COUNT, "spec": practice.spec, "answers": list(practice.answers)})
-        file.write_text(text, encoding="utf-8")
+        write_whole(file, text.encode("utf-8"))  # whole: worker processes may write the same key at once
     except OSError:
         pass  # a read-only tree still builds; it only checks again next time
 

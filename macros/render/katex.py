@@ -19,13 +19,13 @@ Speed, without changing a byte of output:
 import hashlib
 import html
 import json
-import os
 import queue
 import re
 import subprocess
-import tempfile
 import threading
 from pathlib import Path
+
+from macros.files import write_whole
 
 KATEX = Path("docs/assets/vendor/katex/katex.min.js")
 SERVER = Path(__file__).with_name("katex_server.cjs")
@@ -231,11 +231,8 @@ class KatexRenderer:
         """Write the cache if this session added to it (atomically: a reader never sees half)."""
         if self.path is None or not self.unsaved:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            json.dump(self.results, file, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-        os.replace(tmp, self.path)
+        text = json.dumps(self.results, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        write_whole(self.path, text.encode("utf-8"))
         self.unsaved = 0
 
     def close(self):
