@@ -423,15 +423,21 @@ function makeWhy(element, page) {
   const input = make("input", { id, type: "text", className: "abh-why-text", autocomplete: "off" });
   const caption = make("label", { htmlFor: id, className: "abh-why-label" }, label?.textContent.trim() ?? "Why?");
   element.replaceChildren(caption, input);
-  input.addEventListener("input", () => {
-    page.state.whys[name] = input.value;
+  return storedText(input, page, "whys", name, "");
+}
+
+/** Keep a text box's value in the page's saved state (``page.state[kind][name]``, read afresh
+ * each time, since a reset replaces the state), set back on every render. */
+function storedText(control, page, kind, name, fallback) {
+  control.addEventListener("input", () => {
+    page.state[kind][name] = control.value;
     page.save();
   });
   return {
     render() {
-      const stored = page.state.whys[name];
-      const text = typeof stored === "string" ? stored : "";
-      if (input.value !== text) input.value = text;
+      const stored = page.state[kind][name];
+      const text = typeof stored === "string" ? stored : fallback;
+      if (control.value !== text) control.value = text;
     },
   };
 }
@@ -451,17 +457,7 @@ function makeTakeaway(element, page) {
     ),
     textarea,
   );
-  textarea.addEventListener("input", () => {
-    page.state.takeaways[name] = textarea.value;
-    page.save();
-  });
-  return {
-    render() {
-      const stored = page.state.takeaways[name];
-      const text = typeof stored === "string" ? stored : original;
-      if (textarea.value !== text) textarea.value = text;
-    },
-  };
+  return storedText(textarea, page, "takeaways", name, original);
 }
 
 // ---------------------------------------------------------------- live labs
