@@ -66,32 +66,32 @@ class TestFixtureKey:
         assert practice_key.block(child)["answer"] == "heads.0.weights.0.0"
         assert practice_key.block(parent)["answer"] == "heads.0.weights.0.1"
 
-    def test_an_unknown_constraint_is_located_by_line_and_path(self, tmp_path):
+    @staticmethod
+    def refused(tmp_path, require):
+        """The error of tracing-two-heads with its ``require: [scores_within: 8]`` rewritten,
+        and the line of that field."""
         folder = copy_lessons(tmp_path, "tracing-two-heads") / "tracing-two-heads"
         fixture = folder / "fixture.yaml"
-        text = fixture.read_text(encoding="utf-8").replace("[scores_within: 8]", "[scores_within: 8, no_ties]")
+        text = fixture.read_text(encoding="utf-8").replace("[scores_within: 8]", require)
         fixture.write_text(text, encoding="utf-8")
-        line = text.splitlines().index("  require: [scores_within: 8, no_ties]") + 1
+        line = text.splitlines().index(f"  require: {require}") + 1
         with pytest.raises(FixtureError) as caught:
             lessons.load(folder)
-        message = str(caught.value)
+        return str(caught.value), line
+
+    def test_an_unknown_constraint_is_located_by_line_and_path(self, tmp_path):
+        message, line = self.refused(tmp_path, "[scores_within: 8, no_ties]")
         assert message.endswith(
             f"fixture.yaml:{line}: practice.require[1]: expected one of the constraints no_tied_top_weight, "
             "scores_within, no_fully_masked_row, got 'no_ties'"
         )
 
     def test_unsatisfiable_constraints_stop_the_build_with_a_located_message(self, tmp_path):
-        folder = copy_lessons(tmp_path, "tracing-two-heads") / "tracing-two-heads"
-        fixture = folder / "fixture.yaml"
-        text = fixture.read_text(encoding="utf-8").replace("[scores_within: 8]", "[scores_within: 0.1]")
-        fixture.write_text(text, encoding="utf-8")
-        line = text.splitlines().index("  require: [scores_within: 0.1]") + 1
-        with pytest.raises(FixtureError) as caught:
-            lessons.load(folder)
+        message, line = self.refused(tmp_path, "[scores_within: 0.1]")
         assert re.search(
             rf"fixture.yaml:{line}: practice.require\[0\]: expected numbers satisfying scores_within: 0.1 "
             r"within 200 draws \(variant 1\), got \d+ of 200 draws failing it$",
-            str(caught.value),
+            message,
         )
 
 
