@@ -300,3 +300,27 @@ class TestYamlParsers:
         for loader in (yamlfile._FastStrictLoader, yamlfile._StrictLoader):
             with pytest.raises(yaml.constructor.ConstructorError, match="the field 'a' written twice"):
                 yaml.load("a: 1\nb: 2\na: 3\n", Loader=loader)
+
+
+class TestPlainMatrix:
+    """The quick reading of a matrix (fixture.plain_matrix) takes only what the entry-by-entry
+    reading accepts; anything else goes to that reading, which names the entry."""
+
+    def test_whole_numbers_and_decimals_become_floats(self):
+        array = fixture.plain_matrix([[1, 0.5], [-2, 3]])
+        assert array.dtype == np.float64 and array.tolist() == [[1.0, 0.5], [-2.0, 3.0]]
+
+    @pytest.mark.parametrize(
+        "value",
+        [[], [[]], [1, 2], [[1, 2], [3]], [[1, True]], [[1, "2"]], [[1, None]], [(1, 2)]]
+        + [[[float("inf")]], [[float("nan")]], [[10**400]]],
+    )
+    def test_anything_else_is_left_to_the_entry_by_entry_reading(self, value):
+        assert fixture.plain_matrix(value) is None
+
+    def test_a_boolean_entry_is_still_named(self, tmp_path):
+        path = tmp_path / "fixture.yaml"
+        path.write_text("X: [[1, true]]\nheads: [{W_Q: [[1], [0]], W_K: [[1], [0]], W_V: [[1], [0]]}]\n")
+        with pytest.raises(FixtureError) as caught:
+            fixture.load(path)
+        assert "X[0][1]" in str(caught.value) and "a number" in str(caught.value)

@@ -12,10 +12,12 @@ import numpy as np
 import pytest
 
 from macros import engine
+from macros.engine.trace import LAYER_FIELDS, JsonView, Trace, to_dict
 from macros.errors import FixtureError
 from macros.practice import check, generator, prng
 from macros.render.lesson_widgets import resolve
 from macros.sources.fixture import validate
+from tests import computed
 from tests.nodejs import run_node
 from tests.test_js_twin import ROOT
 
@@ -187,6 +189,19 @@ class TestVariants:
             assert generator.variant(spec, base, n, CAUSAL)[0] == draws[-1]
             redrawn += len(draws) > 1
         assert redrawn >= 3
+
+    @pytest.mark.parametrize("slug", computed.SLUGS)
+    def test_the_field_by_field_view_reads_as_the_json_form(self, slug):
+        """The check rejects draws through JsonView; the browser twin's contract is to_dict."""
+        trace = computed.lesson(slug).trace
+        if not isinstance(trace, Trace):
+            pytest.skip("not a self-attention layer")
+        whole, view = to_dict(trace), JsonView(trace, LAYER_FIELDS)
+        layer = [name for name in whole if name != "heads"]
+        assert [view[name] for name in layer] == [whole[name] for name in layer]
+        for head, seen in zip(whole["heads"], view["heads"], strict=True):
+            assert {name: seen[name] for name in head} == head
+            assert "weights" in seen and "weigths" not in seen
 
     def test_the_default_seed_is_the_folder_names_hash(self):
         spec, _ = spec_of(TWO_HEADS)

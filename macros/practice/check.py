@@ -41,8 +41,7 @@ def check_variants(fixture_path, practice, count=50):
     spec, base = spec_for(fixture_path, practice)
     results = {}
     for number in range(count + 1):
-        _, trace = generator.variant(spec, base, number, fixture_path)
-        results[number] = generator.answers(spec, trace)
+        results[number] = generator.answers(spec, generator.variant_view(spec, base, number, fixture_path))
         for path, answer in zip(spec.answers, results[number], strict=True):
             if isinstance(answer, bool) or not isinstance(answer, int | float):
                 found = f"{generator.describe(answer)} in variant {number}"

@@ -42,7 +42,7 @@ import re
 from dataclasses import dataclass
 
 from macros import engine
-from macros.engine.trace import to_dict
+from macros.engine.trace import LAYER_FIELDS, JsonView, to_dict
 from macros.errors import FixtureError
 from macros.practice.prng import TWO_32, Stream, fnv1a
 from macros.sources.fixture import closest_field, describe, validate
@@ -114,7 +114,7 @@ def resolve_trace(trace, path):
     for part in str(path).split("."):
         if isinstance(value, list) and part.isdigit() and int(part) < len(value):
             value = value[int(part)]
-        elif isinstance(value, dict) and part in value:
+        elif isinstance(value, dict | JsonView) and part in value:
             value = value[part]
         else:
             return None
@@ -311,7 +311,12 @@ def to_plain(spec):
 
 def trace_of(fixture, file):
     """The trace's JSON form of a fixture's JSON form, through validation and the numpy engine."""
-    return to_dict(engine.run(validate(file, fixture)))
+    return to_dict(computed(fixture, file))
+
+
+def computed(fixture, file):
+    """The numpy trace of a fixture's JSON form (validated first)."""
+    return engine.run(validate(file, fixture))
 
 
 def with_value(data, path, value):
@@ -386,14 +391,27 @@ def label(spec, index):
 
 def variant(spec, base, number, file):
     """Variant ``number``'s fixture (JSON form) and trace (JSON form); variant 0 is the lesson's own."""
+    fixture, trace = variant_computed(spec, base, number, file)
+    return fixture, to_dict(trace)
+
+
+def variant_view(spec, base, number, file):
+    """Variant ``number``'s trace read through its JSON form field by field (the build's check
+    reads only the graded values)."""
+    return JsonView(variant_computed(spec, base, number, file)[1], LAYER_FIELDS)
+
+
+def variant_computed(spec, base, number, file):
+    """Variant ``number``'s fixture (JSON form) and numpy trace: the first draw of its stream that
+    passes validation and every constraint."""
     if number == 0:
-        return base, trace_of(base, file)
+        return base, computed(base, file)
     stream = Stream(spec.seed, number)
     failures = {}
     for _ in range(MAX_TRIES):
         fixture = draw_fixture(spec, base, stream)
         try:
-            trace = trace_of(fixture, file)
+            trace = computed(fixture, file)
         except FixtureError as error:
             raise PracticeError(
                 file,
@@ -401,7 +419,7 @@ def variant(spec, base, number, file):
                 "drawn fields that fit the rest of the fixture",
                 f"variant {number} with {error.path}: expected {error.expected}, got {error.found}",
             ) from None
-        failed = first_failure(spec, trace)
+        failed = first_failure(spec, JsonView(trace, LAYER_FIELDS))  # reads only the fields it checks
         if failed is None:
             return fixture, trace
         failures[failed] = failures.get(failed, 0) + 1
