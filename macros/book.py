@@ -189,9 +189,10 @@ class Book:
 
     Mistakes in a lesson's sources are kept (``failures``, by slug, and ``"track"``) so
     the caller decides: a strict build stops, a served page shows the message. ``eager``
-    (a build) computes every lesson at once, so a bad fixture stops the build before any
-    page renders; a lesson an earlier build computed from the same sources and code is
-    known good and waits until a page or a notebook needs it.
+    (a build) computes every lesson at once, so a bad fixture is known before any page
+    renders (with ``background``, by the time the pages are); a lesson an earlier build
+    computed from the same sources and code is known good and waits until a page or a
+    notebook needs it.
 
     With ``cache``, compiled templates go to ``.cache/jinja`` and finished pages and
     notebooks to ``.cache/pages`` (``macros.page_cache``): an unchanged lesson is neither
@@ -200,9 +201,14 @@ class Book:
     ``computed`` (slug -> (digest, Lesson)), when given, keeps computed lessons between
     rebuilds of one ``make serve``: a lesson whose fixture and template are unchanged is
     not computed again. The caller empties it when the project's code changes.
+
+    With ``background`` (a MkDocs build), lessons handed to worker processes are waited for
+    one at a time, when a page, a notebook or another page's numbers need them; the caller
+    asks ``first_failure()`` before it reports a page's mistake and calls ``finish()`` once
+    every page is rendered. Without it, the book waits for them all before it is made.
     """
 
-    def __init__(self, root, cache=True, computed=None, eager=True, parallel=True):
+    def __init__(self, root, cache=True, computed=None, eager=True, parallel=True, background=False):
         self.root = Path(root).resolve()
         self.with_cache = cache
         self._environment = None
@@ -220,8 +226,11 @@ class Book:
         if cache:
             self.cache = page_cache.PageCache(self.root, page_cache.code_digest(), track_digest(self.titles, entries))
         self.lessons = Lessons(self.digests, self._compute)
+        self.workers = None  # macros.prepare.Workers, while lessons are with them
         if eager:
             self._compute_unknown(parallel and computed is None)
+            if not background:
+                self.finish()
         self.reads = {}  # src_uri -> the other lessons its last render read (None: all)
 
     @property
@@ -241,18 +250,50 @@ class Book:
         """
         unknown = [slug for slug in self.digests if not self._known(slug)]
         if parallel and self.cache is not None and prepare.worth_it(len(unknown)) and self.cache.writable():
-            worker_book = functools.partial(Book, self.root, eager=False)
-            for slug, message in prepare.in_parallel(worker_book, unknown).items():
-                if message is not None:
-                    self.failures[slug] = LessonError(message)
-            unknown = [slug for slug in unknown if slug not in self.failures and not self._known(slug)]
+            self.workers = prepare.Workers(functools.partial(Book, self.root, eager=False), unknown)
+            return
         for slug in unknown:
             try:
                 self.lessons.value(slug)
             except LessonError as error:
                 self.failures[slug] = error
+        self._drop_failures()
+
+    def _drop_failures(self):
+        """Lessons whose sources are wrong leave ``lessons`` (and so the notebooks and loops)."""
         if self.failures:
             self.lessons = Lessons([slug for slug in self.digests if slug not in self.failures], self._compute)
+
+    def _settle(self, slug):
+        """Wait for a lesson the workers have; a mistake in its sources becomes a failure."""
+        if self.workers is not None and slug in self.workers:
+            message = self.workers.message(slug)
+            if message is not None:
+                self.failures.setdefault(slug, LessonError(message))
+
+    def first_failure(self):
+        """The mistake a build in one process reports first (the track's, else the first
+        failing lesson's in order), or None; waits for the workers' lessons to know."""
+        if "track" in self.failures:
+            return self.failures["track"]
+        for slug in self.digests:
+            self._settle(slug)
+            if slug in self.failures:
+                return self.failures[slug]
+        return None
+
+    def finish(self):
+        """Wait for every lesson still with the workers and let them go: the book is then as a
+        build in one process leaves it."""
+        if self.workers is None:
+            return
+        try:
+            for slug in self.digests:
+                self._settle(slug)
+        finally:
+            self.workers.close()
+            self.workers = None
+        self._drop_failures()
 
     def _known(self, slug):
         return self.cache is not None and self.cache.computed_before(self._lesson_key(slug))
@@ -266,6 +307,9 @@ class Book:
         return all(lesson_digest(self.folders[slug]) == self.digests[slug] for slug in slugs if slug in self.folders)
 
     def _compute(self, slug):
+        self._settle(slug)
+        if slug in self.failures:
+            raise self.failures[slug]
         digest, kept = self.digests[slug], self.kept
         if kept is not None and slug in kept and kept[slug][0] == digest:
             return kept[slug][1]
@@ -280,6 +324,7 @@ class Book:
 
     def notebook(self, slug):
         """The bytes of a lesson's notebook (``macros.notebooks``), from the cache when unchanged."""
+        self._settle(slug)
         key = self.cache.lesson_key("notebook", slug, self.digests[slug]) if self.cache is not None else None
         data = self.cache.notebook(key) if key is not None else None
         if data is None:
@@ -304,6 +349,7 @@ class Book:
         """
         path = Path(path).resolve()
         slug = self.lesson_slug(src_uri)
+        self._settle(slug)
         if slug in self.failures:
             raise PageError(str(self.failures[slug]))
         key = self._page_key(src_uri, path, slug, meta)

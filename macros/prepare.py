@@ -1,21 +1,21 @@
 """Lessons a build does not know yet, computed and rendered in worker processes, one per core.
 
 A cold build (a fresh clone, CI) has every lesson to compute, its template to compile, its
-page to render and its notebook to write: independent work per lesson, and the build's
-own process waits for it anyway before the first page. Each worker makes its own ``Book``
-and leaves what it made in the caches the build reads next (``.cache/practice``,
+page to render and its notebook to write: independent work per lesson. Each worker makes
+its own ``Book`` and leaves what it made in the caches the build reads (``.cache/practice``,
 ``.cache/jinja``, ``.cache/pages``), so nothing crosses between processes but slugs and
-messages. The build then goes on as a warm build.
+messages. A MkDocs build does not wait for them all: it waits for a lesson when it reaches
+its page, reading it back as a warm build would, while the workers prepare the next ones.
 
 A lesson whose sources are wrong comes back as its message, the same text a build in one
 process gives. A page that fails to render is simply not kept: the build renders it again
-in its own process and reports the mistake there, located as usual.
-"""
+in its own process and reports the mistake there, located as usual."""
 
 import multiprocessing
 import os
 import sys
 import threading
+import weakref
 from concurrent.futures import ProcessPoolExecutor
 
 from macros.errors import LessonError
@@ -41,15 +41,46 @@ def worth_it(count):
     return count >= SMALLEST and workers() > 1 and sys.platform == "linux" and threading.active_count() == 1
 
 
-def in_parallel(make_book, slugs):
-    """{slug: None, or the message of the mistake in its sources} for every slug, in order.
+class Workers:
+    """Lessons handed to worker processes as the build starts, one task per lesson in the order
+    given (the order in which MkDocs converts their pages), settled one at a time.
 
+    The build waits for a lesson only when it needs it (its page, its notebook, its
+    numbers), so converting the first pages overlaps with preparing the later ones.
     ``make_book()`` gives each worker its own book (``macros.book.Book``, not eager).
     """
-    context = multiprocessing.get_context("fork")  # the worker starts with the modules loaded
-    size = min(workers(), len(slugs))
-    with ProcessPoolExecutor(size, mp_context=context, initializer=_start, initargs=(make_book,)) as pool:
-        return dict(pool.map(_prepare, slugs))
+
+    def __init__(self, make_book, slugs):
+        context = multiprocessing.get_context("fork")  # the worker starts with the modules loaded
+        size = min(workers(), len(slugs))
+        self._pool = ProcessPoolExecutor(size, mp_context=context, initializer=_start, initargs=(make_book,))
+        self._tasks = {slug: self._pool.submit(_prepare, slug) for slug in slugs}
+        _running.add(self)
+
+    def __contains__(self, slug):
+        return slug in self._tasks
+
+    def __iter__(self):
+        return iter(self._tasks)
+
+    def message(self, slug):
+        """None once the lesson is prepared, or the message of the mistake in its sources (waits for it)."""
+        return self._tasks[slug].result()
+
+    def close(self, wait=True):
+        """Let the workers go; without ``wait`` (a build that stopped), lessons not started are dropped."""
+        self._pool.shutdown(wait=wait, cancel_futures=not wait)
+        _running.discard(self)
+
+
+_running = weakref.WeakSet()
+
+
+def abandon():
+    """Drop the lessons not yet started by every pool still running: the build stopped, and a
+    process exiting would otherwise wait for all of them."""
+    for pool in list(_running):
+        pool.close(wait=False)
 
 
 def _start(make_book):
@@ -62,7 +93,7 @@ def _prepare(slug):
     try:
         _book.lessons.value(slug)
     except LessonError as error:
-        return slug, str(error)
+        return str(error)
     try:
         _book.notebook(slug)
     except LessonError:
@@ -71,4 +102,4 @@ def _prepare(slug):
         _book.render(folders.src_uri(slug), _book.folders[slug] / folders.LESSON_FILE)
     except LessonError:
         pass  # rendered again by the build, which reports it
-    return slug, None
+    return None

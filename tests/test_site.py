@@ -107,6 +107,16 @@ class TestAuthorMistakesStopTheBuild:
         )
         assert not (result.site / LESSON / "index.html").exists()
 
+    def test_a_lesson_mistake_is_reported_before_an_earlier_pages_mistake(self, project):
+        """A cold build computes its lessons in worker processes while it converts the first
+        pages (macros/prepare.py); it still reports what a build that computed every lesson
+        first reports: the fixture's mistake, not the page mistake it reaches earlier."""
+        edit(project / "lessons/attention-by-hand/lesson.md", "{{ mat(", "{{ mat(fixture.Xs) }}{{ mat(")
+        path = project / LESSON / "fixture.yaml"
+        edit(path, "W_K: *first_pair", "W_K: [[1, 0, 0], [0, 1, 0], [0, 0, 0], [0, 0, 0]]")
+        result = refused(build(project), f"{LESSON}/fixture.yaml:")
+        assert "Xs" not in result.output, result.output
+
     def test_false_claim_names_the_lesson_and_the_claim(self, project):
         # Give head 2 head 1's projections: the heads' weights no longer differ.
         edit(project / LESSON / "fixture.yaml", "W_Q: &last_pair [[0, 0], [0, 0], [1, 0], [0, 1]]", "W_Q: *first_pair")

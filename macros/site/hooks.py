@@ -204,6 +204,14 @@ on_page_context = CombinedEvent(_readable_math_in, _readable_math_out)
 # ---------------------------------------------------------------- math
 
 
+def on_env(env, config, files):
+    """Before MkDocs copies the site's files: every lesson settled, every notebook made."""
+    from macros.site import notebooks
+
+    notebooks.settle(files, config)
+    return env
+
+
 def add_notebooks(files, config):
     """Each lesson's notebook beside its page (macros/site/notebooks.py)."""
     from macros.site import notebooks
@@ -260,6 +268,9 @@ def on_post_build(config):
 
 
 def on_build_error(error):
+    from macros import prepare
+
+    prepare.abandon()
     _close(save=False)
 
 

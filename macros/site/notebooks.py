@@ -7,6 +7,7 @@ notebook, and ``mkdocs serve`` remakes a notebook whenever its lesson's folder c
 shows the mistake instead.
 """
 
+from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
 from macros.notebooks import slug_file_name
@@ -23,10 +24,32 @@ def book_of(config):
 
 
 def publish(files, config):
-    """Add one generated notebook per lesson that computed (or is known to), to the site's files."""
+    """Add one generated notebook per lesson to the site's files; its bytes come in ``settle``,
+    once every page is converted (worker processes may still be preparing lessons now)."""
     book = book_of(config)
     if book is None:
         return files
     for slug in book.lessons:
-        files.append(File.generated(config, src_uri(slug), content=book.notebook(slug)))
+        files.append(File.generated(config, src_uri(slug), content=b""))
     return files
+
+
+def settle(files, config):
+    """Every lesson settled (``Book.finish``), each notebook gets its bytes, and a lesson whose
+    sources failed loses its notebook (a strict build stops at its mistake instead)."""
+    from macros.site import plugin
+
+    book = book_of(config)
+    if book is None:
+        return
+    book.finish()
+    if plugin.strict() and book.failures:
+        raise PluginError(str(book.first_failure()))
+    for slug in book.digests:
+        file = files.get_file_from_path(src_uri(slug))
+        if file is None:
+            continue
+        if slug in book.failures:
+            files.remove(file)
+        else:
+            file.content_bytes = book.notebook(slug)

@@ -1,10 +1,13 @@
 """The pages through mkdocs-macros' documented hooks, rendered by the book's own environment.
 
-``define_env`` computes every lesson before any page renders, so a bad fixture stops the
-build early. ``on_pre_page_macros`` replaces the page's Markdown with the book's
-rendering of it (``macros.book``: its own Jinja environment, file loader and bytecode
-cache). mkdocs.yml sets the plugin's documented ``render_by_default: false``, so the
-plugin does not render that Markdown a second time.
+``define_env`` makes the book, which computes every lesson not known good (on a cold build,
+in worker processes that go on while MkDocs converts the first pages). A bad fixture stops
+the build at the latest when the last page is converted, before any file is written, and
+with the message a build in one process gives (``Book.first_failure``).
+``on_pre_page_macros`` replaces the page's Markdown with the book's rendering of it
+(``macros.book``: its own Jinja environment, file loader and bytecode cache). mkdocs.yml
+sets the plugin's documented ``render_by_default: false``, so the plugin does not render
+that Markdown a second time.
 
 Strictness comes from the STRICT environment variable (true unless set to false):
 ``make build`` and ``make test`` stop at the first mistake with one located line;
@@ -33,9 +36,9 @@ def project_dir(env):
 
 def define_env(env):
     session = serve_session.of(env.conf)
-    book = Book(project_dir(env), computed=session.lessons if session else None)
+    book = Book(project_dir(env), computed=session.lessons if session else None, background=True)
     if strict() and book.failures:
-        raise PluginError(str(next(iter(book.failures.values()))))
+        raise PluginError(str(book.first_failure()))
     env.book = book
 
 
@@ -47,8 +50,8 @@ def before_page(env):
     try:
         env.markdown = env.book.render(page.file.src_uri, page.file.abs_src_path, meta)
     except PageError as error:
-        if strict():
-            raise PluginError(str(error)) from None
+        if strict():  # a lesson's mistake first, as when every lesson was computed before any page
+            raise PluginError(str(env.book.first_failure() or error)) from None
         log.warning(str(error))
         env.markdown = error_admonition(error)
     finally:
