@@ -14,6 +14,7 @@ import pytest
 from macros import engine
 from macros.engine.trace import LAYER_FIELDS, JsonView, Trace, to_dict
 from macros.errors import FixtureError
+from macros.practice import build as practice_build
 from macros.practice import check, generator, prng
 from macros.render.lesson_widgets import resolve
 from macros.sources.fixture import validate
@@ -225,6 +226,18 @@ class TestBuildCheck:
         assert check.cache_key(copy, practice) == key
         copy.write_text(text.replace("causal: false", "causal: true"), encoding="utf-8")
         assert check.cache_key(copy, practice) != key
+
+    def test_two_lessons_with_one_fixture_keep_their_own_seeds(self, tmp_path, monkeypatch):
+        """The default seed is the folder name's hash: a lesson copied under another name
+        draws other variants, so the cache must not hand it the first lesson's."""
+        monkeypatch.setenv("ABH_PRACTICE_CACHE", str(tmp_path / "cache"))
+        seeds = []
+        for name in ("tracing-two-heads", "tracing-two-heads-again"):
+            copy = tmp_path / name / "fixture.yaml"
+            copy.parent.mkdir()
+            copy.write_text(TWO_HEADS.read_text(encoding="utf-8"), encoding="utf-8")  # its block sets no seed
+            seeds.append(practice_build.load(copy).spec["seed"])
+        assert seeds == [prng.fnv1a("tracing-two-heads"), prng.fnv1a("tracing-two-heads-again")]
 
     def test_cache_key_covers_the_engine(self):
         names = {path.name for path in check.SOURCES}

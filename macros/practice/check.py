@@ -60,11 +60,13 @@ def code_digest():
 
 
 def cache_key(fixture_path, practice, base=None):
-    """A hex digest that changes when the block, the lesson's own fixture or the drawing code changes.
+    """A hex digest that changes when the block, the lesson's folder name (its default seed),
+    the lesson's own fixture or the drawing code changes.
 
     ``base`` is the lesson's own fixture in its JSON form when the caller has it already.
     """
     digest = hashlib.sha256()
+    digest.update(Path(fixture_path).parent.name.encode() + b"\0")
     digest.update(json.dumps(practice, sort_keys=True, default=str).encode())
     base = lesson_base(fixture_path) if base is None else base
     digest.update(json.dumps(base, sort_keys=True).encode())
