@@ -204,11 +204,27 @@ class Book:
 
     With ``background`` (a MkDocs build), lessons handed to worker processes are waited for
     one at a time, when a page, a notebook or another page's numbers need them; the caller
-    asks ``first_failure()`` before it reports a page's mistake and calls ``finish()`` once
-    every page is rendered. Without it, the book waits for them all before it is made.
+    asks ``first_failure()`` before it reports a page's mistake, ``settle()`` once every page
+    is converted and ``finish()`` at the end. Without it, the book waits for them all before
+    it is made. With ``later_checks`` too (a strict build, which stops at any mistake), the
+    workers check the practice variants, the last step of computing a lesson, after every
+    page is prepared: while MkDocs writes the pages, and ``finish()`` waits for those checks.
+
+    ``check_practice=False`` (such a worker's own book) computes lessons without checking
+    their practice variants, and so never marks them known good (``check`` does).
     """
 
-    def __init__(self, root, cache=True, computed=None, eager=True, parallel=True, background=False):
+    def __init__(
+        self,
+        root,
+        cache=True,
+        computed=None,
+        eager=True,
+        parallel=True,
+        background=False,
+        later_checks=False,
+        check_practice=True,
+    ):
         self.root = Path(root).resolve()
         self.with_cache = cache
         self._environment = None
@@ -227,8 +243,9 @@ class Book:
             self.cache = page_cache.PageCache(self.root, page_cache.code_digest(), track_digest(self.titles, entries))
         self.lessons = Lessons(self.digests, self._compute)
         self.workers = None  # macros.prepare.Workers, while lessons are with them
+        self.check_practice = check_practice
         if eager:
-            self._compute_unknown(parallel and computed is None)
+            self._compute_unknown(parallel and computed is None, background and later_checks)
             if not background:
                 self.finish()
         self.reads = {}  # src_uri -> the other lessons its last render read (None: all)
@@ -241,7 +258,7 @@ class Book:
         self._environment.globals["lessons"] = self.lessons  # another lesson's numbers, by slug
         return self._environment
 
-    def _compute_unknown(self, parallel):
+    def _compute_unknown(self, parallel, later_checks):
         """Every lesson not known good is computed now; those that fail leave the book.
 
         With ``parallel`` (a plain build, not ``make serve``, whose process runs threads that
@@ -250,7 +267,8 @@ class Book:
         """
         unknown = [slug for slug in self.digests if not self._known(slug)]
         if parallel and self.cache is not None and prepare.worth_it(len(unknown)) and self.cache.writable():
-            self.workers = prepare.Workers(functools.partial(Book, self.root, eager=False), unknown)
+            worker_book = functools.partial(Book, self.root, eager=False, check_practice=not later_checks)
+            self.workers = prepare.Workers(worker_book, unknown, later_checks)
             return
         for slug in unknown:
             try:
@@ -264,10 +282,11 @@ class Book:
         if self.failures:
             self.lessons = Lessons([slug for slug in self.digests if slug not in self.failures], self._compute)
 
-    def _settle(self, slug):
-        """Wait for a lesson the workers have; a mistake in its sources becomes a failure."""
+    def _settle(self, slug, checked=False):
+        """Wait for a lesson the workers have (and, with ``checked``, for its later check); a
+        mistake in its sources becomes a failure."""
         if self.workers is not None and slug in self.workers:
-            message = self.workers.message(slug)
+            message = self.workers.message(slug) or (self.workers.check_message(slug) if checked else None)
             if message is not None:
                 self.failures.setdefault(slug, LessonError(message))
 
@@ -277,23 +296,38 @@ class Book:
         if "track" in self.failures:
             return self.failures["track"]
         for slug in self.digests:
-            self._settle(slug)
+            self._settle(slug, checked=True)
             if slug in self.failures:
                 return self.failures[slug]
         return None
 
+    def settle(self):
+        """Wait for every lesson still with the workers (not for their later checks)."""
+        for slug in self.digests:
+            self._settle(slug)
+        self._drop_failures()
+
     def finish(self):
-        """Wait for every lesson still with the workers and let them go: the book is then as a
-        build in one process leaves it."""
+        """Wait for every lesson and check still with the workers and let them go: the book is
+        then as a build in one process leaves it."""
         if self.workers is None:
             return
         try:
             for slug in self.digests:
-                self._settle(slug)
+                self._settle(slug, checked=True)
         finally:
             self.workers.close()
             self.workers = None
         self._drop_failures()
+
+    def check(self, slug):
+        """The last step of computing a lesson left for later (``check_practice=False``): its
+        practice variants drawn and checked; then it is known good."""
+        from macros.lessons import checked
+
+        checked(self.folders[slug])
+        if self.cache is not None and self._unchanged(slug):
+            self.cache.keep_computed(self._lesson_key(slug))
 
     def _known(self, slug):
         return self.cache is not None and self.cache.computed_before(self._lesson_key(slug))
@@ -315,10 +349,10 @@ class Book:
             return kept[slug][1]
         from macros.lessons import load
 
-        lesson = load(self.folders[slug])
+        lesson = load(self.folders[slug]) if self.check_practice else load(self.folders[slug], 0)
         if kept is not None:
             kept[slug] = (digest, lesson)
-        if self.cache is not None and self._unchanged(slug):
+        if self.check_practice and self.cache is not None and self._unchanged(slug):
             self.cache.keep_computed(self._lesson_key(slug))
         return lesson
 

@@ -98,15 +98,24 @@ def compute(data):
     return trace
 
 
-def load(folder):
-    """One lesson, computed: raises a SourceError naming the file and field at fault."""
+def load(folder, practice_variants=practice_build.COUNT):
+    """One lesson, computed: raises a SourceError naming the file and field at fault.
+
+    Drawing and checking the practice variants is the last step; ``practice_variants=0`` leaves it
+    for later (``checked``), when a page only needs the lesson's own answers.
+    """
     folder = Path(folder)
     merged = fixture.merged_data(folder / FIXTURE_FILE)
     data = fixture.validate(folder / FIXTURE_FILE, merged)
     meta = front_matter.read(folder / LESSON_FILE)
     trace = compute(data)
-    practice = practice_build.load(folder / FIXTURE_FILE, merged=merged, base=data.to_plain())
+    practice = practice_build.load(folder / FIXTURE_FILE, practice_variants, merged=merged, base=data.to_plain())
     return Lesson(folder.name, folder, meta, data, trace, practice)
+
+
+def checked(folder):
+    """The last step of ``load`` on its own: the practice variants drawn and checked (cached)."""
+    practice_build.load(Path(folder) / FIXTURE_FILE)
 
 
 def load_all(root=LESSONS):

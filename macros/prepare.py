@@ -23,6 +23,9 @@ from macros.sources import folders
 
 # Below this many unknown lessons, starting workers costs more than it saves.
 SMALLEST = 4
+# The later checks run while the build's own process writes the pages, which is then the
+# slowest part of the build: at this niceness they take only what it leaves of the cores.
+CHECK_NICENESS = 10
 
 _book = None  # the worker's own Book
 
@@ -50,11 +53,13 @@ class Workers:
     ``make_book()`` gives each worker its own book (``macros.book.Book``, not eager).
     """
 
-    def __init__(self, make_book, slugs):
+    def __init__(self, make_book, slugs, later_checks=False):
         context = multiprocessing.get_context("fork")  # the worker starts with the modules loaded
         size = min(workers(), len(slugs))
         self._pool = ProcessPoolExecutor(size, mp_context=context, initializer=_start, initargs=(make_book,))
         self._tasks = {slug: self._pool.submit(_prepare, slug) for slug in slugs}
+        # queued after every lesson, so they run once the pages are prepared (Book.check)
+        self._checks = {slug: self._pool.submit(_check, slug) for slug in slugs} if later_checks else {}
         _running.add(self)
 
     def __contains__(self, slug):
@@ -66,6 +71,10 @@ class Workers:
     def message(self, slug):
         """None once the lesson is prepared, or the message of the mistake in its sources (waits for it)."""
         return self._tasks[slug].result()
+
+    def check_message(self, slug):
+        """None once the lesson's later check passed (or it has none), or the check's message."""
+        return self._checks[slug].result() if slug in self._checks else None
 
     def close(self, wait=True):
         """Let the workers go; without ``wait`` (a build that stopped), lessons not started are dropped."""
@@ -86,6 +95,23 @@ def abandon():
 def _start(make_book):
     global _book
     _book = make_book()
+
+
+def _check(slug):
+    """The lesson's practice variants checked, the step its preparation left for later."""
+    _yield_to_the_build()
+    try:
+        _book.check(slug)
+    except LessonError as error:
+        return str(error)
+    return None
+
+
+def _yield_to_the_build():
+    """Lower this worker's priority for the checks (a process cannot raise it again, and
+    checks are the last tasks a worker gets)."""
+    if os.nice(0) < CHECK_NICENESS:
+        os.nice(CHECK_NICENESS - os.nice(0))
 
 
 def _prepare(slug):

@@ -117,6 +117,17 @@ class TestAuthorMistakesStopTheBuild:
         result = refused(build(project), f"{LESSON}/fixture.yaml:")
         assert "Xs" not in result.output, result.output
 
+    def test_a_practice_check_left_for_later_still_stops_the_build(self, project):
+        """A strict cold build checks the practice variants last, while it writes the pages
+        (macros/prepare.py): an impossible constraint still stops it with the located message,
+        and stops the next build too (the lesson was never marked known good)."""
+        path = project / "lessons/tracing-two-heads/fixture.yaml"
+        edit(path, "[scores_within: 8]", "[scores_within: 0.1]")
+        line = path.read_text(encoding="utf-8").splitlines().index("  require: [scores_within: 0.1]") + 1
+        message = f"tracing-two-heads/fixture.yaml:{line}: practice.require[0]: expected numbers satisfying"
+        for _ in range(2):
+            refused(build(project), message)
+
     def test_false_claim_names_the_lesson_and_the_claim(self, project):
         # Give head 2 head 1's projections: the heads' weights no longer differ.
         edit(project / LESSON / "fixture.yaml", "W_Q: &last_pair [[0, 0], [0, 0], [1, 0], [0, 1]]", "W_Q: *first_pair")

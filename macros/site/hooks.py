@@ -257,6 +257,9 @@ def on_post_page(output, page, config):
 
 @event_priority(-50)  # after the search plugin has written its index
 def on_post_build(config):
+    from macros.site import plugin
+
+    plugin.finish(config)
     session = session_of(config)
     if session is not None:
         from macros.site import search_merge

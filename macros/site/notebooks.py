@@ -35,14 +35,14 @@ def publish(files, config):
 
 
 def settle(files, config):
-    """Every lesson settled (``Book.finish``), each notebook gets its bytes, and a lesson whose
+    """Every lesson settled (``Book.settle``), each notebook gets its bytes, and a lesson whose
     sources failed loses its notebook (a strict build stops at its mistake instead)."""
     from macros.site import plugin
 
     book = book_of(config)
     if book is None:
         return
-    book.finish()
+    book.settle()
     if plugin.strict() and book.failures:
         raise PluginError(str(book.first_failure()))
     for slug in book.digests:

@@ -36,10 +36,23 @@ def project_dir(env):
 
 def define_env(env):
     session = serve_session.of(env.conf)
-    book = Book(project_dir(env), computed=session.lessons if session else None, background=True)
+    book = Book(project_dir(env), computed=session.lessons if session else None, background=True, later_checks=strict())
     if strict() and book.failures:
         raise PluginError(str(book.first_failure()))
     env.book = book
+
+
+def finish(config):
+    """The build's end: every lesson and check the workers had is settled, and in a strict
+    build the first mistake among them stops it (``make build`` then publishes nothing)."""
+    from macros.site import notebooks
+
+    book = notebooks.book_of(config)
+    if book is None:
+        return
+    book.finish()
+    if strict() and book.failures:
+        raise PluginError(str(book.first_failure()))
 
 
 def before_page(env):
