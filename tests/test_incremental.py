@@ -177,6 +177,15 @@ def test_a_fixture_parent_is_read_from_its_text():
 
 
 @pytest.mark.build
+def test_the_readers_search_covers_the_book_not_the_author_guide(site):
+    """Every page downloads the search index: the author guide (a third of it) stays out."""
+    docs = json.loads((site.site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    pages = {entry["location"].split("#")[0] for entry in docs}
+    assert "authoring/" not in pages
+    assert {"lessons/attention-by-hand/", "lessons/online-softmax/", "glossary/"} <= pages
+
+
+@pytest.mark.build
 def test_the_search_index_holds_the_numbers_not_the_markup(site):
     """Readers search for numbers: the index has each formula's plain reading, never its TeX."""
     index = (site.site / "search" / "search_index.json").read_text(encoding="utf-8")
