@@ -12,13 +12,16 @@ from pathlib import Path
 
 
 def write_whole(path, data):
-    """Write ``data`` (bytes) to ``path``, creating its folder; an OSError leaves ``path`` as it was."""
+    """Write ``data`` (bytes, or an iterable of bytes written one after another, so that a large
+    file need not be in memory twice) to ``path``, creating its folder; an OSError leaves
+    ``path`` as it was."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as file:
-            file.write(data)
+            for chunk in [data] if isinstance(data, bytes | bytearray) else data:
+                file.write(chunk)
         os.replace(temporary, path)
     except BaseException:
         with contextlib.suppress(OSError):

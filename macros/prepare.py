@@ -7,6 +7,11 @@ its own ``Book`` and leaves what it made in the caches the build reads (``.cache
 messages. A MkDocs build does not wait for them all: it waits for a lesson when it reaches
 its page, reading it back as a warm build would, while the workers prepare the next ones.
 
+A strict build also leaves the last step of computing a lesson, drawing and checking its
+50 practice variants, for tasks queued after every page's: they run at a lower priority
+while MkDocs writes the pages, which is then the build's slowest part, and the build's end
+waits for them. Until its check passes, a lesson is not marked known good.
+
 A lesson whose sources are wrong comes back as its message, the same text a build in one
 process gives. A page that fails to render is simply not kept: the build renders it again
 in its own process and reports the mistake there, located as usual."""
@@ -64,9 +69,6 @@ class Workers:
 
     def __contains__(self, slug):
         return slug in self._tasks
-
-    def __iter__(self):
-        return iter(self._tasks)
 
     def message(self, slug):
         """None once the lesson is prepared, or the message of the mistake in its sources (waits for it)."""

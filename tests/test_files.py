@@ -1,0 +1,33 @@
+"""Cache files written whole (macros/files.py) and the formula cache's JSON (macros/render/katex.py)."""
+
+import json
+
+import pytest
+
+from macros.files import write_whole
+from macros.render.katex import json_entries
+
+
+def test_bytes_or_chunks_give_the_same_file(tmp_path):
+    write_whole(tmp_path / "a" / "one.bin", b"abc")
+    write_whole(tmp_path / "a" / "two.bin", iter([b"a", b"", b"bc"]))
+    assert (tmp_path / "a" / "one.bin").read_bytes() == (tmp_path / "a" / "two.bin").read_bytes() == b"abc"
+
+
+def test_a_write_that_stops_leaves_the_old_file_and_no_other(tmp_path):
+    path = tmp_path / "cache.json"
+    path.write_bytes(b"old")
+
+    def chunks():
+        yield b"new, half"
+        raise OSError("disk full")
+
+    with pytest.raises(OSError):
+        write_whole(path, chunks())
+    assert path.read_bytes() == b"old" and [p.name for p in tmp_path.iterdir()] == ["cache.json"]
+
+
+@pytest.mark.parametrize("results", [{}, {"b": "<span>−1</span>", 'a"q': "x\\y", "é": "\n"}])
+def test_the_formula_cache_is_json_dumps_one_entry_at_a_time(results):
+    whole = json.dumps(results, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
+    assert b"".join(json_entries(results)) == whole
