@@ -204,7 +204,7 @@ class Book:
 
     With ``background`` (a MkDocs build), lessons handed to worker processes are waited for
     one at a time, when a page, a notebook or another page's numbers need them; the caller
-    asks ``first_failure()`` before it reports a page's mistake, ``settle()`` once every page
+    asks ``first_mistake()`` before it reports a page's mistake, ``settle()`` once every page
     is converted and ``finish()`` at the end. Without it, the book waits for them all before
     it is made. With ``later_checks`` too (a strict build, which stops at any mistake), the
     workers check the practice variants, the last step of computing a lesson, after every
@@ -262,8 +262,10 @@ class Book:
         """Every lesson not known good is computed now; those that fail leave the book.
 
         With ``parallel`` (a plain build, not ``make serve``, whose process runs threads that
-        a fork would not carry over), many unknown lessons (a cold build) are computed by
-        worker processes (``macros.prepare``), which leave their pages in the caches too.
+        a fork would not carry over), many unknown lessons (a cold build) are handed to
+        worker processes (``macros.prepare``), which leave their pages in the caches too;
+        then a lesson that fails leaves the book when ``settle`` or ``finish`` learns of it,
+        and with ``later_checks`` its practice variants are checked after every page.
         """
         unknown = [slug for slug in self.digests if not self._known(slug)]
         if parallel and self.cache is not None and prepare.worth_it(len(unknown)) and self.cache.writable():
@@ -290,7 +292,7 @@ class Book:
             if message is not None:
                 self.failures.setdefault(slug, LessonError(message))
 
-    def first_failure(self):
+    def first_mistake(self):
         """The mistake a build in one process reports first (the track's, else the first
         failing lesson's in order), or None; waits for the workers' lessons to know."""
         if "track" in self.failures:
@@ -322,10 +324,13 @@ class Book:
 
     def check(self, slug):
         """The last step of computing a lesson left for later (``check_practice=False``): its
-        practice variants drawn and checked; then it is known good."""
-        from macros.lessons import checked
+        practice variants drawn and checked; then it is known good. The lesson itself is
+        computed first (the worker that prepared it has it already): a lesson that fails
+        must never be marked known good, whether or not it has a practice block."""
+        from macros.lessons import check_practice
 
-        checked(self.folders[slug])
+        self.lessons.value(slug)
+        check_practice(self.folders[slug])
         if self.cache is not None and self._unchanged(slug):
             self.cache.keep_computed(self._lesson_key(slug))
 

@@ -102,7 +102,7 @@ def load(folder, practice_variants=practice_build.COUNT):
     """One lesson, computed: raises a SourceError naming the file and field at fault.
 
     Drawing and checking the practice variants is the last step; ``practice_variants=0`` leaves it
-    for later (``checked``), when a page only needs the lesson's own answers.
+    for later (``check_practice``), when a page only needs the lesson's own answers.
     """
     folder = Path(folder)
     merged = fixture.merged_data(folder / FIXTURE_FILE)
@@ -113,7 +113,7 @@ def load(folder, practice_variants=practice_build.COUNT):
     return Lesson(folder.name, folder, meta, data, trace, practice)
 
 
-def checked(folder):
+def check_practice(folder):
     """The last step of ``load`` on its own: the practice variants drawn and checked (cached)."""
     practice_build.load(Path(folder) / FIXTURE_FILE)
 

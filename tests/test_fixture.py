@@ -318,6 +318,13 @@ class TestPlainMatrix:
     def test_anything_else_is_left_to_the_entry_by_entry_reading(self, value):
         assert fixture.plain_matrix(value) is None
 
+    def test_a_whole_number_too_large_for_a_float_is_named(self, tmp_path):
+        path = tmp_path / "fixture.yaml"
+        path.write_text(f"X: [[1, {10**400}]]\nheads: [{{W_Q: [[1], [0]], W_K: [[1], [0]], W_V: [[1], [0]]}}]\n")
+        with pytest.raises(FixtureError) as caught:
+            fixture.load(path)
+        assert "X[0][1] (row 1, column 2): expected a finite number" in str(caught.value)
+
     def test_a_boolean_entry_is_still_named(self, tmp_path):
         path = tmp_path / "fixture.yaml"
         path.write_text("X: [[1, true]]\nheads: [{W_Q: [[1], [0]], W_K: [[1], [0]], W_V: [[1], [0]]}]\n")

@@ -17,6 +17,7 @@ import pytest
 import macros.lessons
 from macros import page_cache
 from macros.book import Book, PageError
+from macros.errors import LessonError
 from tests.sitebuild import copy_project
 
 # The reader's template reads lessons["output-projection-and-head-order"], a lesson its own
@@ -182,6 +183,18 @@ def test_a_build_computes_only_the_lessons_it_does_not_know(project, counted):
     second = Book(project)
     assert counted["computed"] == [] and not second.failures
     assert second.render(page(READ), project / page(READ)) == shown and counted["computed"] == []
+
+
+def test_a_later_check_marks_nothing_for_a_lesson_that_fails(project):
+    """A worker checks practice variants last (Book.check): a lesson that fails to compute
+    is never marked known good, even with no practice block to fail, so the next build
+    computes it again and reports it."""
+    fixture = project / "lessons" / READ / "fixture.yaml"
+    fixture.write_text(fixture.read_text(encoding="utf-8").split("\npractice:")[0] + "\n", encoding="utf-8")
+    broken(project, READ)
+    with pytest.raises(LessonError, match="n_heads"):
+        Book(project, eager=False, check_practice=False).check(READ)
+    assert READ in Book(project, parallel=False).failures
 
 
 # Run in a process of its own: the test session runs threads (Node, servers), and a process

@@ -241,16 +241,16 @@ def renderer(config):
 
 def on_post_page(output, page, config):
     from macros.render import katex
-    from macros.site import plugin
+    from macros.site import notebooks, plugin
 
     try:
         return renderer(config).typeset(output)
     except katex.RendererError as error:
-        raise PluginError(f"{page.file.src_path}: {error}") from None
+        raise plugin.mistake(notebooks.book_of(config), f"{page.file.src_path}: {error}") from None
     except katex.MathError as error:
         message = f"{page.file.src_path}: {error}"
         if plugin.strict():
-            raise PluginError(message) from None
+            raise plugin.mistake(notebooks.book_of(config), message) from None
         log.error(message)
         return output
 

@@ -7,10 +7,13 @@ notebook, and ``mkdocs serve`` remakes a notebook whenever its lesson's folder c
 shows the mistake instead.
 """
 
-from mkdocs.exceptions import PluginError
+from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import File
 
+from macros.errors import LessonError
 from macros.notebooks import slug_file_name
+
+log = get_plugin_logger("notebooks")
 
 
 def src_uri(slug):
@@ -44,12 +47,25 @@ def settle(files, config):
         return
     book.settle()
     if plugin.strict() and book.failures:
-        raise PluginError(str(book.first_failure()))
+        raise plugin.mistake(book)
     for slug in book.digests:
         file = files.get_file_from_path(src_uri(slug))
-        if file is None:
-            continue
-        if slug in book.failures:
-            files.remove(file)
-        else:
+        if file is not None:
+            made(book, slug, file, files)
+
+
+def made(book, slug, file, files):
+    """The notebook's bytes into its file; a lesson that failed, or whose notebook cannot be
+    made, loses it (a strict build stops at the mistake, and a forgiving one says it)."""
+    from macros.site import plugin
+
+    if slug not in book.failures:
+        try:
             file.content_bytes = book.notebook(slug)
+            return
+        except LessonError as error:
+            book.failures[slug] = error
+            if plugin.strict():
+                raise plugin.mistake(book, error) from None
+            log.warning(str(error))
+    files.remove(file)

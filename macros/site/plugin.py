@@ -2,8 +2,10 @@
 
 ``define_env`` makes the book, which computes every lesson not known good (on a cold build,
 in worker processes that go on while MkDocs converts the first pages). A bad fixture stops
-the build at the latest when the last page is converted, before any file is written, and
-with the message a build in one process gives (``Book.first_failure``).
+the build at the latest when the last page is converted, before any page is written, and
+with the message a build in one process gives (``mistake``); a mistake found when the
+practice variants are checked, last, stops it after the pages are written (``make build``
+writes to a temporary folder and publishes nothing then).
 ``on_pre_page_macros`` replaces the page's Markdown with the book's rendering of it
 (``macros.book``: its own Jinja environment, file loader and bytecode cache). mkdocs.yml
 sets the plugin's documented ``render_by_default: false``, so the plugin does not render
@@ -38,8 +40,16 @@ def define_env(env):
     session = serve_session.of(env.conf)
     book = Book(project_dir(env), computed=session.lessons if session else None, background=True, later_checks=strict())
     if strict() and book.failures:
-        raise PluginError(str(book.first_failure()))
+        raise mistake(book)
     env.book = book
+
+
+def mistake(book, found=None):
+    """What a strict build stops with: the first mistake in a lesson's sources if there is one
+    (a build in one process computes every lesson before any page and reports it first),
+    else ``found``. With workers (``macros.prepare``), this waits for them to know."""
+    first = book.first_mistake() if book is not None else None
+    return PluginError(str(first or found))
 
 
 def finish(config):
@@ -52,7 +62,7 @@ def finish(config):
         return
     book.finish()
     if strict() and book.failures:
-        raise PluginError(str(book.first_failure()))
+        raise mistake(book)
 
 
 def before_page(env):
@@ -63,8 +73,8 @@ def before_page(env):
     try:
         env.markdown = env.book.render(page.file.src_uri, page.file.abs_src_path, meta)
     except PageError as error:
-        if strict():  # a lesson's mistake first, as when every lesson was computed before any page
-            raise PluginError(str(env.book.first_failure() or error)) from None
+        if strict():
+            raise mistake(env.book, error) from None
         log.warning(str(error))
         env.markdown = error_admonition(error)
     finally:

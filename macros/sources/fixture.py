@@ -94,6 +94,14 @@ def shape_text(rows, cols):
 # ---------------------------------------------------------------- checking fields
 
 
+def _finite(number):
+    """Whether an int or float is a finite float (an int too large for a float is not)."""
+    try:
+        return math.isfinite(number)
+    except OverflowError:
+        return False
+
+
 def plain_matrix(value):
     """The float array of a list of equally long, non-empty lists of finite ints and floats;
     None for anything else, which ``Checker.matrix_entries`` then reads entry by entry.
@@ -104,15 +112,12 @@ def plain_matrix(value):
     if type(value) is not list or not value or type(value[0]) is not list or not value[0]:
         return None
     width = len(value[0])
-    try:
-        for row in value:
-            if type(row) is not list or len(row) != width:
+    for row in value:
+        if type(row) is not list or len(row) != width:
+            return None
+        for x in row:
+            if (type(x) is not float and type(x) is not int) or not _finite(x):
                 return None
-            for x in row:
-                if (type(x) is not float and type(x) is not int) or not math.isfinite(x):
-                    return None
-    except OverflowError:  # an int too large for a float
-        return None
     return np.array(value, dtype=np.float64)  # [rows, cols]
 
 
@@ -143,7 +148,7 @@ class Checker:
             self.fail(path, "a number", f"{value!r}, which YAML reads as text (write 1e-3 as 1.0e-3, 1e5 as 1.0e+5)")
         if isinstance(value, bool) or not isinstance(value, int | float):
             self.fail(path, "a number", describe(value))
-        if not math.isfinite(value):
+        if not _finite(value):
             self.fail(path, "a finite number", describe(value))
         return float(value)
 
