@@ -23,6 +23,7 @@ import tempfile
 from importlib import metadata
 from pathlib import Path
 
+from macros import cache_age
 from macros.files import write_whole
 
 # What the code's output depends on beyond macros/: the interpreter and these packages.
@@ -77,9 +78,11 @@ class PageCache:
 
     def page(self, key, digests):
         """The cached (markdown, read slugs) of ``key`` while the lessons it read are unchanged, else None."""
-        entry = self._read_json(self.folder / f"{key}.json")
+        path = self.folder / f"{key}.json"
+        entry = self._read_json(path)
         if entry is None:
             return None
+        cache_age.used(path)
         reads = entry.get("reads")
         if reads == ALL_LESSONS:
             if entry.get("all") != all_lessons_digest(digests):
@@ -101,16 +104,23 @@ class PageCache:
 
     def computed_before(self, key):
         """True when a lesson with this key computed without a mistake in an earlier build."""
-        return (self.folder / f"{key}.ok").is_file()
+        path = self.folder / f"{key}.ok"
+        if not path.is_file():
+            return False
+        cache_age.used(path)
+        return True
 
     def keep_computed(self, key):
         self._write(self.folder / f"{key}.ok", b"")
 
     def notebook(self, key):
+        path = self.folder / f"{key}.ipynb"
         try:
-            return (self.folder / f"{key}.ipynb").read_bytes()
+            data = path.read_bytes()
         except OSError:
             return None
+        cache_age.used(path)
+        return data
 
     def keep_notebook(self, key, data):
         self._write(self.folder / f"{key}.ipynb", data)

@@ -14,6 +14,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from macros import cache_age
 from macros.files import write_whole
 from macros.practice import check, generator
 from macros.sources import practice_key
@@ -44,6 +45,7 @@ def read_cache(file, key):
         return None
     if not isinstance(stored, dict) or stored.get("key") != key or stored.get("count", 0) < COUNT:
         return None
+    cache_age.used(file)
     return Practice(stored["spec"], tuple(stored["answers"]))
 
 

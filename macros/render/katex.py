@@ -25,6 +25,7 @@ import subprocess
 import threading
 from pathlib import Path
 
+from macros import cache_age
 from macros.files import write_whole
 
 KATEX = Path("docs/assets/vendor/katex/katex.min.js")
@@ -166,6 +167,7 @@ class KatexRenderer:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return {}
+        cache_age.used(self.path)
         return data if isinstance(data, dict) else {}
 
     def _node(self):

@@ -268,6 +268,9 @@ def on_post_build(config):
         session.katex.save() if session.katex is not None else None
         return
     _close(save=True)
+    from macros import cache_age
+
+    cache_age.prune(project_root(config))  # a build that succeeded: what it did not use for a month goes
 
 
 def on_build_error(error):

@@ -1,0 +1,59 @@
+"""Cache files unused for a month are removed at the end of a build (macros/cache_age.py);
+reading an entry back counts as using it."""
+
+import os
+import time
+
+import pytest
+
+from macros import cache_age
+from macros.page_cache import PageCache
+from tests.sitebuild import build, copy_project
+
+DAY = 86400
+
+
+def aged(path, days, now):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        path.write_bytes(b"x")
+    os.utime(path, (now - days * DAY, now - days * DAY))
+    return path
+
+
+def test_files_unused_for_a_month_go_and_the_rest_stay(tmp_path):
+    now = time.time()
+    old = aged(tmp_path / ".cache" / "pages" / "old.json", 31, now)
+    recent = aged(tmp_path / ".cache" / "jinja" / "recent.cache", 29, now)
+    source = aged(tmp_path / "lessons" / "old-lesson" / "fixture.yaml", 400, now)  # not a cache
+    assert cache_age.prune(tmp_path, now=now) == 1
+    assert not old.exists() and recent.exists() and source.exists()
+
+
+def test_no_cache_folder_is_nothing_to_do(tmp_path):
+    assert cache_age.prune(tmp_path) == 0
+
+
+def test_reading_an_entry_back_counts_as_using_it(tmp_path):
+    now = time.time()
+    cache = PageCache(tmp_path, "code", "track")
+    cache.keep_page("page", "# A page", set(), {})
+    cache.keep_notebook("book", b"{}")
+    cache.keep_computed("lesson")
+    entries = [cache.folder / name for name in ("page.json", "book.ipynb", "lesson.ok")]
+    for path in entries:
+        aged(path, 40, now)
+    assert cache.page("page", {}) == ("# A page", set())
+    assert cache.notebook("book") == b"{}" and cache.computed_before("lesson")
+    assert cache_age.prune(tmp_path, now=now) == 0
+    assert all(path.exists() for path in entries)
+
+
+@pytest.mark.build
+def test_a_build_that_succeeds_prunes_the_cache(tmp_path):
+    project = copy_project(tmp_path)
+    stray = aged(project / ".cache" / "pages" / "left-by-old-code.json", 60, time.time())
+    result = build(project)
+    assert result.returncode == 0, result.output
+    assert not stray.exists()
+    assert any((project / ".cache" / "pages").glob("*.json"))  # this build's own pages stay
