@@ -329,8 +329,11 @@ class Book:
         must never be marked known good, whether or not it has a practice block."""
         from macros.lessons import check_practice
 
-        self.lessons.value(slug)
-        check_practice(self.folders[slug])
+        check_practice(self.lessons.value(slug))
+        self._keep_known(slug)
+
+    def _keep_known(self, slug):
+        """Mark a lesson known good, unless its sources changed while it was computed."""
         if self.cache is not None and self._unchanged(slug):
             self.cache.keep_computed(self._lesson_key(slug))
 
@@ -357,8 +360,8 @@ class Book:
         lesson = load(self.folders[slug]) if self.check_practice else load(self.folders[slug], 0)
         if kept is not None:
             kept[slug] = (digest, lesson)
-        if self.check_practice and self.cache is not None and self._unchanged(slug):
-            self.cache.keep_computed(self._lesson_key(slug))
+        if self.check_practice:
+            self._keep_known(slug)
         return lesson
 
     def notebook(self, slug):

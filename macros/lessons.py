@@ -113,9 +113,10 @@ def load(folder, practice_variants=practice_build.COUNT):
     return Lesson(folder.name, folder, meta, data, trace, practice)
 
 
-def check_practice(folder):
-    """The last step of ``load`` on its own: the practice variants drawn and checked (cached)."""
-    practice_build.load(Path(folder) / FIXTURE_FILE)
+def check_practice(lesson):
+    """The last step of ``load`` on its own, for a lesson loaded with ``practice_variants=0``:
+    its practice variants drawn and checked (cached)."""
+    practice_build.load(lesson.folder / FIXTURE_FILE, base=lesson.fixture.to_plain())
 
 
 def load_all(root=LESSONS):

@@ -66,14 +66,15 @@ def load(fixture_path, count=COUNT, merged=None, base=None):
     block = practice_key.block(fixture_path) if merged is None else merged.get("practice")
     if block is None:
         return None
+    base = check.lesson_base(fixture_path) if base is None else base  # read and validated once
     key = check.cache_key(fixture_path, block, base)
     file = cache_file(fixture_path, key)
     cached = read_cache(file, key) if count <= COUNT else None
     if cached is not None:
         return cached
-    spec, _ = practice_key.read(fixture_path)
     try:
-        results = check.check_variants(fixture_path, block, count)
+        spec, _ = check.spec_for(fixture_path, block, base)
+        results = check.check_variants(fixture_path, block, count, base)
     except generator.PracticeError as error:
         raise practice_key.located(error, fixture_path) from None
     practice = Practice(generator.to_plain(spec), tuple(results[0]))

@@ -30,15 +30,16 @@ def lesson_base(fixture_path):
     return validate(fixture_path, data).to_plain()
 
 
-def spec_for(fixture_path, practice):
-    """The parsed practice block of the lesson at fixture_path, and the lesson's own fixture."""
-    base = lesson_base(fixture_path)
+def spec_for(fixture_path, practice, base=None):
+    """The parsed practice block of the lesson at fixture_path, and the lesson's own fixture
+    (``base``, when the caller has it: ``lesson_base`` reads and validates the file)."""
+    base = lesson_base(fixture_path) if base is None else base
     return generator.parse(practice, base, fixture_path, Path(fixture_path).parent.name), base
 
 
-def check_variants(fixture_path, practice, count=50):
+def check_variants(fixture_path, practice, count=50, base=None):
     """{variant: its answers} for variant 0 and the drawn variants 1..count; a PracticeError if one fails."""
-    spec, base = spec_for(fixture_path, practice)
+    spec, base = spec_for(fixture_path, practice, base)
     results = {}
     for number in range(count + 1):
         results[number] = generator.answers(spec, generator.variant_view(spec, base, number, fixture_path))
