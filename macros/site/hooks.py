@@ -144,6 +144,21 @@ def mark_untouched(files, config):
         file.is_modified = lambda touched=touched: touched
 
 
+def add_notebooks(files, config):
+    """Each lesson's notebook beside its page (macros/site/notebooks.py)."""
+    from macros.site import notebooks
+
+    notebooks.publish(files, config)
+
+
+def on_env(env, config, files):
+    """Before MkDocs copies the site's files: every lesson settled, every notebook made."""
+    from macros.site import notebooks
+
+    notebooks.settle(files, config)
+    return env
+
+
 def on_nav(nav, config, files):
     """Pages not rendered this time keep the title and metadata they had (the nav shows them)."""
     session = session_of(config)
@@ -202,21 +217,6 @@ on_page_context = CombinedEvent(_readable_math_in, _readable_math_out)
 
 
 # ---------------------------------------------------------------- math
-
-
-def on_env(env, config, files):
-    """Before MkDocs copies the site's files: every lesson settled, every notebook made."""
-    from macros.site import notebooks
-
-    notebooks.settle(files, config)
-    return env
-
-
-def add_notebooks(files, config):
-    """Each lesson's notebook beside its page (macros/site/notebooks.py)."""
-    from macros.site import notebooks
-
-    notebooks.publish(files, config)
 
 
 _renderer = None
