@@ -323,7 +323,16 @@ class TestPlainMatrix:
         path.write_text(f"X: [[1, {10**400}]]\nheads: [{{W_Q: [[1], [0]], W_K: [[1], [0]], W_V: [[1], [0]]}}]\n")
         with pytest.raises(FixtureError) as caught:
             fixture.load(path)
-        assert "X[0][1] (row 1, column 2): expected a finite number" in str(caught.value)
+        assert "X[0][1] (row 1, column 2): expected a finite number, got a whole number of 401 digits" in str(
+            caught.value
+        )
+
+    def test_a_long_string_is_quoted_in_part(self, tmp_path):
+        path = tmp_path / "fixture.yaml"
+        path.write_text("X: " + "a" * 200 + "\nheads: [{W_Q: [[1], [0]], W_K: [[1], [0]], W_V: [[1], [0]]}]\n")
+        with pytest.raises(FixtureError) as caught:
+            fixture.load(path)
+        assert str(caught.value).endswith("got 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…")
 
     def test_a_boolean_entry_is_still_named(self, tmp_path):
         path = tmp_path / "fixture.yaml"

@@ -544,6 +544,7 @@ def changed(base, path, value):
 # Fixtures with exactly one mistake each; the build's message for it is the twin's only problem.
 BAD = {
     "not a number": changed(GOOD_SELF, ("heads", 0, "W_V", 1, 1), "abc"),
+    "a long text for a number": changed(GOOD_SELF, ("X", 0, 1), "one " * 20),
     "a bool for a number": changed(GOOD_SELF, ("X", 0, 0), True),
     "X not a matrix": changed(GOOD_SELF, ("X",), 3),
     "a ragged row": changed(GOOD_SELF, ("X", 1), [0.0]),

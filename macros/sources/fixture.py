@@ -48,7 +48,7 @@ def describe(value):
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return repr(value)
+        return shortened(repr(value))
     if isinstance(value, list):
         return f"a list of {len(value)}" if value else "an empty list"
     if isinstance(value, dict):
@@ -57,7 +57,18 @@ def describe(value):
         return ".nan"
     if isinstance(value, float) and math.isinf(value):
         return ".inf" if value > 0 else "-.inf"
-    return repr(value)
+    if isinstance(value, int) and abs(value) >= 10**LONGEST:
+        return f"a whole number of {len(str(abs(value)))} digits"
+    return shortened(repr(value))
+
+
+LONGEST = 40  # characters of a found value an error message quotes
+
+
+def shortened(text):
+    """Text cut to LONGEST characters, so a pasted paragraph or a huge number does not bury
+    the one line that says where the mistake is."""
+    return text if len(text) <= LONGEST else text[: LONGEST - 1] + "…"
 
 
 def edit_distance(a, b):

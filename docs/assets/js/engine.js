@@ -253,11 +253,15 @@ const SELF_FIELDS = ["tokens", "X", "causal", "heads", "W_O", "params", ...SEQUE
 const DIRECT_FIELDS = ["Q", "K", "V", "n_heads", "causal", "W_O", "query_labels", "key_labels", "params"];
 const HEAD_FIELDS = ["W_Q", "W_K", "W_V"];
 
+/** Characters of a found value a message quotes, as macros/sources/fixture.py's LONGEST. */
+const LONGEST = 40;
+const shortened = (text) => (text.length <= LONGEST ? text : `${text.slice(0, LONGEST - 1)}…`);
+
 /** A short description of a value for a message, worded as the Python checker words it. */
 function describe(value) {
   if (value === null || value === undefined) return "nothing";
   if (typeof value === "boolean") return String(value);
-  if (typeof value === "string") return `'${value}'`;
+  if (typeof value === "string") return shortened(`'${value}'`);
   if (Array.isArray(value)) return value.length ? `a list of ${value.length}` : "an empty list";
   if (typeof value === "object") return "a mapping";
   if (typeof value === "number" && !Number.isFinite(value)) {
