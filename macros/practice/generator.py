@@ -45,7 +45,8 @@ from macros import engine
 from macros.engine.trace import LAYER_FIELDS, JsonView, to_dict
 from macros.errors import FixtureError
 from macros.practice.prng import TWO_32, Stream, fnv1a
-from macros.sources.fixture import closest_field, describe, validate
+from macros.sources.fixture import closest_field, validate
+from macros.sources.found import describe
 
 MAX_TRIES = 200
 SLACK = 1e-9

@@ -15,8 +15,9 @@ import numpy as np
 from macros.errors import FixtureError
 from macros.sources import keys_chapter3, keys_chapter4, params, yamlfile
 from macros.sources.forms import Fixture, GivenQKV, Projections, SelfAttention
+from macros.sources.found import describe
 
-__all__ = ["Fixture", "GivenQKV", "Projections", "SelfAttention", "describe", "load", "validate"]
+__all__ = ["Fixture", "GivenQKV", "Projections", "SelfAttention", "load", "validate"]
 
 SELF_FIELDS = (
     {"tokens", "X", "causal", "heads", "W_O", "extends", "params"} | keys_chapter3.FIELDS | keys_chapter4.FIELDS
@@ -36,39 +37,6 @@ def read_yaml(file):
     if not isinstance(data, dict):
         raise FixtureError(file, "", "a mapping of fields (X, heads, ... or Q, K, V)", describe(data))
     return data
-
-
-# ---------------------------------------------------------------- describing what was found
-
-
-def describe(value):
-    """A short, YAML-flavoured description of a value for an error message."""
-    if value is None:
-        return "nothing"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return shortened(repr(value))
-    if isinstance(value, list):
-        return f"a list of {len(value)}" if value else "an empty list"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, float) and math.isnan(value):
-        return ".nan"
-    if isinstance(value, float) and math.isinf(value):
-        return ".inf" if value > 0 else "-.inf"
-    if isinstance(value, int) and abs(value) >= 10**LONGEST:
-        return f"a whole number of {len(str(abs(value)))} digits"
-    return shortened(repr(value))
-
-
-LONGEST = 40  # characters of a found value an error message quotes
-
-
-def shortened(text):
-    """Text cut to LONGEST characters, so a pasted paragraph or a huge number does not bury
-    the one line that says where the mistake is."""
-    return text if len(text) <= LONGEST else text[: LONGEST - 1] + "…"
 
 
 def edit_distance(a, b):

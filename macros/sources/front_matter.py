@@ -6,7 +6,7 @@ here: a typo in a field name is an error, never a silent default.
 
 from macros.errors import SourceError
 from macros.sources import yamlfile
-from macros.sources.fixture import describe
+from macros.sources.found import describe
 
 FIELDS = {"title", "decimals", "kind", "minutes", "requires", "optional", "summary"}
 KINDS = ("worked example", "derivation")

@@ -8,16 +8,11 @@ self-attention form; with any of them it becomes ``SequenceAttention``.
 import dataclasses
 
 from macros.engine import positions as position_steps
+from macros.sources.found import describe
 from macros.sources.sequences import SequenceAttention
 
 FIELDS = {"source", "source_tokens", "key_length", "positions"}
 POSITION_FIELDS = {"encoding", "base"}
-
-
-def _describe(value):
-    from macros.sources.fixture import describe  # fixture.py imports this module
-
-    return describe(value)
 
 
 def check_source(check, data, d_model):
@@ -35,7 +30,7 @@ def check_source(check, data, d_model):
 
 def check_length(check, value, path, n_keys):
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= n_keys:
-        check.fail(path, f"a whole number from 1 to {n_keys} (the number of keys)", _describe(value))
+        check.fail(path, f"a whole number from 1 to {n_keys} (the number of keys)", describe(value))
     return value
 
 
@@ -60,18 +55,18 @@ def check_positions(check, data, heads):
         return None
     value = data["positions"]
     if not isinstance(value, dict):
-        check.fail("positions", "a mapping such as {encoding: sinusoidal}", _describe(value))
+        check.fail("positions", "a mapping such as {encoding: sinusoidal}", describe(value))
     check.fields(value, "positions.", POSITION_FIELDS, ("encoding",))
     encoding = value["encoding"]
     if encoding not in position_steps.ENCODINGS:
-        check.fail("positions.encoding", f"one of {', '.join(position_steps.ENCODINGS)}", _describe(encoding))
+        check.fail("positions.encoding", f"one of {', '.join(position_steps.ENCODINGS)}", describe(encoding))
     if encoding != "rotary":
         if "base" in value:
-            check.fail("positions.base", "no base: only rotary takes one", _describe(value["base"]))
+            check.fail("positions.base", "no base: only rotary takes one", describe(value["base"]))
         return {"encoding": encoding}
     base = check.number(value.get("base", 10000.0), "positions.base")
     if base <= 0:
-        check.fail("positions.base", "a positive number", _describe(value["base"]))
+        check.fail("positions.base", "a positive number", describe(value["base"]))
     for i, head in enumerate(heads):
         d_k = head.W_Q.shape[1]
         if d_k % 2:

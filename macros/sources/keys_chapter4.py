@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from macros.sources.forms import Projections
+from macros.sources.found import describe
 from macros.sources.params import check_params
 
 FIELDS = {"kv_heads", "window", "block_size", "params"}
@@ -35,16 +36,10 @@ class GenerationKeys:
         return bool(self.kv_heads or self.window or self.block_size or self.params)
 
 
-def _describe(value):
-    from macros.sources.fixture import describe
-
-    return describe(value)
-
-
 def _whole(check, data, name, expected, low, high=None):
     value = data[name]
     if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
-        check.fail(name, expected, _describe(value))
+        check.fail(name, expected, describe(value))
     return value
 
 
@@ -56,10 +51,10 @@ def query_heads(check, data, d_model):
     """
     shared = data["kv_heads"]
     if not isinstance(shared, list) or not shared:
-        check.fail("kv_heads", "a list with one entry (W_K, W_V) per shared key/value head", _describe(shared))
+        check.fail("kv_heads", "a list with one entry (W_K, W_V) per shared key/value head", describe(shared))
     heads = data["heads"]
     if not isinstance(heads, list) or not heads:
-        check.fail("heads", "a list with one entry (W_Q) per query head", _describe(heads))
+        check.fail("heads", "a list with one entry (W_Q) per query head", describe(heads))
     if len(heads) % len(shared):
         check.fail(
             "kv_heads",
@@ -72,7 +67,7 @@ def query_heads(check, data, d_model):
     for i, head in enumerate(heads):
         path = f"heads[{i}]"
         if not isinstance(head, dict):
-            check.fail(path, "a mapping with W_Q (keys and values come from kv_heads)", _describe(head))
+            check.fail(path, "a mapping with W_Q (keys and values come from kv_heads)", describe(head))
         for name in KV_FIELDS:
             if name in head:
                 check.fail(f"{path}.{name}", "only W_Q here: keys and values come from kv_heads", f"{name} as well")
@@ -87,7 +82,7 @@ def query_heads(check, data, d_model):
 
 def _kv_head(check, entry, path, d_model):
     if not isinstance(entry, dict):
-        check.fail(path, "a mapping with W_K and W_V", _describe(entry))
+        check.fail(path, "a mapping with W_K and W_V", describe(entry))
     check.fields(entry, f"{path}.", set(KV_FIELDS), KV_FIELDS)
     matrices = []
     for name in KV_FIELDS:

@@ -7,6 +7,8 @@ integer for numpy's ``default_rng``); lists become tuples so that a fixture stay
 
 import re
 
+from macros.sources.found import describe
+
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -20,8 +22,6 @@ def check_params(check, data):
     """The fixture's params as a dict of name -> number or tuple of numbers ({} when absent)."""
     if "params" not in data:
         return {}
-    from macros.sources.fixture import describe  # fixture.py imports this module
-
     params = data["params"]
     if not isinstance(params, dict) or not params:
         check.fail("params", "a mapping of names to numbers or lists of numbers", describe(params))

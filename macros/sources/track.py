@@ -11,7 +11,7 @@ from pathlib import Path
 from macros.errors import SourceError
 from macros.sources import folders as lessons
 from macros.sources import front_matter, yamlfile
-from macros.sources.fixture import describe
+from macros.sources.found import describe
 
 
 @dataclass(frozen=True)
