@@ -19,7 +19,7 @@ from nbclient import NotebookClient
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from macros import lessons  # noqa: E402
-from macros.notebooks import notebook_bytes  # noqa: E402
+from macros.notebooks.build import notebook_bytes  # noqa: E402
 
 
 def timed(action):

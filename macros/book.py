@@ -370,7 +370,7 @@ class Book:
         key = self.cache.lesson_key("notebook", slug, self.digests[slug]) if self.cache is not None else None
         data = self.cache.notebook(key) if key is not None else None
         if data is None:
-            from macros.notebooks import notebook_bytes
+            from macros.notebooks.build import notebook_bytes
 
             data = notebook_bytes(self.lessons.value(slug))
             if key is not None and self._unchanged(slug):

@@ -18,7 +18,7 @@ import numpy as np
 
 from macros import lessons
 from macros.book import Book, lesson_digest
-from macros.notebooks import notebook_bytes
+from macros.notebooks.build import notebook_bytes
 
 ROOT = lessons.LESSONS.parent
 SLUGS = [folder.name for folder in lessons.folders()]

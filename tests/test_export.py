@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from macros import lessons as lesson_folders
-from macros.notebooks import notebook_bytes
+from macros.notebooks.build import notebook_bytes
 from tests.sitebuild import copy_project, environment, page_text
 
 pytestmark = pytest.mark.build  # renders every lesson and builds the result

@@ -15,7 +15,8 @@ import pytest
 
 from macros import lessons
 from macros.errors import LessonError
-from macros.notebooks import extra, file_name, notebook_bytes
+from macros.notebooks import extra, file_name
+from macros.notebooks.build import notebook_bytes
 from macros.notebooks.checks import published
 from macros.notebooks.layer import describe
 from tests import computed

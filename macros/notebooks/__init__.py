@@ -1,8 +1,9 @@
 """A runnable notebook for every lesson, generated from the lesson's numbers and trace.
 
-``notebook_bytes(lesson)`` gives the file's bytes and ``file_name(lesson)`` its name,
+``build.notebook_bytes(lesson)`` gives the file's bytes and ``file_name(lesson)`` its name,
 ``<slug>.ipynb``, for publishing beside the lesson page (macros/site/notebooks.py), and
-``page_link(lesson)`` the page's link to it; ``python -m macros.notebooks OUTDIR``
+``page_link(lesson)`` the page's link to it (names.py, which a warm build uses without
+loading nbformat or numpy); ``python -m macros.notebooks OUTDIR``
 writes every lesson's notebook into OUTDIR.
 
 A notebook is plain numpy (it never imports this project): the lesson's numbers as arrays,
@@ -18,6 +19,6 @@ use every variable the notebook defines (``X``, ``W_Q1``, ``weights2``, ``output
 a head's arrays carry its number, except in a lesson with a single head). See extra.py.
 """
 
-from macros.notebooks.build import file_name, notebook, notebook_bytes, page_link, slug_file_name
+from macros.notebooks.names import file_name, page_link, slug_file_name
 
-__all__ = ["file_name", "notebook", "notebook_bytes", "page_link", "slug_file_name"]
+__all__ = ["file_name", "page_link", "slug_file_name"]

@@ -5,7 +5,8 @@ from pathlib import Path
 
 from macros import lessons
 from macros.errors import LessonError
-from macros.notebooks import file_name, notebook_bytes
+from macros.notebooks import file_name
+from macros.notebooks.build import notebook_bytes
 
 
 def main(argv):

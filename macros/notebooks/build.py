@@ -16,28 +16,6 @@ from macros.notebooks.cells import markdown
 KERNEL = {"name": "python3", "display_name": "Python 3", "language": "python"}
 
 
-def file_name(lesson):
-    """The notebook's name, published beside the lesson page: ``<slug>.ipynb``."""
-    return slug_file_name(lesson.slug)
-
-
-def slug_file_name(slug):
-    return f"{slug}.ipynb"
-
-
-def page_link(lesson):
-    """The line under the lesson's title that links its notebook, published beside the page.
-
-    A Markdown link relative to the page's source, so the strict build checks that it resolves.
-    """
-    return (
-        '<div class="lesson-notebook" markdown>\n'
-        f"Run it yourself: [open the notebook]({file_name(lesson)}){{: download }}, every step of this "
-        "lesson in a few lines of numpy, for Jupyter or any editor that opens notebooks.\n"
-        "</div>\n"
-    )
-
-
 def title(lesson, page_url):
     meta = lesson.meta
     return markdown(
