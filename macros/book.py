@@ -365,7 +365,7 @@ class Book:
         return lesson
 
     def notebook(self, slug):
-        """The bytes of a lesson's notebook (``macros.notebooks``), from the cache when unchanged."""
+        """The bytes of a lesson's notebook (``macros.notebooks.build``), from the cache when unchanged."""
         self._settle(slug)
         key = self.cache.lesson_key("notebook", slug, self.digests[slug]) if self.cache is not None else None
         data = self.cache.notebook(key) if key is not None else None

@@ -327,13 +327,6 @@ class TestPlainMatrix:
             caught.value
         )
 
-    def test_a_long_string_is_quoted_in_part(self, tmp_path):
-        path = tmp_path / "fixture.yaml"
-        path.write_text("X: " + "a" * 200 + "\nheads: [{W_Q: [[1], [0]], W_K: [[1], [0]], W_V: [[1], [0]]}]\n")
-        with pytest.raises(FixtureError) as caught:
-            fixture.load(path)
-        assert str(caught.value).endswith("got 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…")
-
     def test_a_boolean_entry_is_still_named(self, tmp_path):
         path = tmp_path / "fixture.yaml"
         path.write_text("X: [[1, true]]\nheads: [{W_Q: [[1], [0]], W_K: [[1], [0]], W_V: [[1], [0]]}]\n")

@@ -545,6 +545,14 @@ def changed(base, path, value):
 BAD = {
     "not a number": changed(GOOD_SELF, ("heads", 0, "W_V", 1, 1), "abc"),
     "a long text for a number": changed(GOOD_SELF, ("X", 0, 1), "one " * 20),
+    # quoted as Python's repr quotes, then cut at 40 characters (macros/sources/found.py)
+    "text of 38 characters, quoted whole": changed(GOOD_SELF, ("X", 0, 1), "x" * 38),
+    "text of 39 characters, cut": changed(GOOD_SELF, ("X", 0, 1), "x" * 39),
+    "an apostrophe": changed(GOOD_SELF, ("X", 0, 1), "it's"),
+    "both quotes": changed(GOOD_SELF, ("X", 0, 1), 'say "hi", it\'s'),
+    "a backslash, a tab and a new line": changed(GOOD_SELF, ("X", 0, 1), "a\\b\tc\nd"),
+    "unprintable characters": changed(GOOD_SELF, ("X", 0, 1), "a\x00b\u2028c\u00a0"),
+    "characters beyond 16 bits": changed(GOOD_SELF, ("X", 0, 1), "\U0001f600" * 45),
     "a bool for a number": changed(GOOD_SELF, ("X", 0, 0), True),
     "X not a matrix": changed(GOOD_SELF, ("X",), 3),
     "a ragged row": changed(GOOD_SELF, ("X", 1), [0.0]),

@@ -11,6 +11,7 @@ def file_name(lesson):
 
 
 def slug_file_name(slug):
+    """The same name from a slug alone, for callers without a computed lesson (publishing, export)."""
     return f"{slug}.ipynb"
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from macros.practice import generator
 from macros.sources.fixture import merged_data, validate
+from macros.sources.found import describe
 
 ROOT = Path(__file__).resolve().parent.parent
 # The code a variant's numbers and answers depend on: the engine, validation, the JSON forms, the generator.
@@ -45,7 +46,7 @@ def check_variants(fixture_path, practice, count=50, base=None):
         results[number] = generator.answers(spec, generator.variant_view(spec, base, number, fixture_path))
         for path, answer in zip(spec.answers, results[number], strict=True):
             if isinstance(answer, bool) or not isinstance(answer, int | float):
-                found = f"{generator.describe(answer)} in variant {number}"
+                found = f"{describe(answer)} in variant {number}"
                 raise generator.PracticeError(fixture_path, "practice.answer", f"{path} to name one number", found)
     return results
 

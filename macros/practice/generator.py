@@ -246,7 +246,7 @@ class Reader:
         if name not in CONSTRAINTS:
             close = closest_field(str(name), CONSTRAINTS)
             hint = f" (did you mean {close}?)" if close else ""
-            self.fail(path, f"one of the constraints {', '.join(CONSTRAINTS)}", f"{name!r}{hint}")
+            self.fail(path, f"one of the constraints {', '.join(CONSTRAINTS)}", f"{describe(name)}{hint}")
         takes, default = CONSTRAINTS[name]
         if not takes:
             if value is not None:
@@ -270,9 +270,9 @@ class Reader:
             found = resolve_trace(own, path) if isinstance(path, str) else None
             if isinstance(found, bool) or not isinstance(found, int | float):
                 got = (
-                    f"{path!r}, which names nothing in the trace"
+                    f"{describe(path)}, which names nothing in the trace"
                     if found is None
-                    else f"{path!r}, which is {describe(found)}"
+                    else f"{describe(path)}, which is {describe(found)}"
                 )
                 got = got if isinstance(path, str) else describe(path)
                 self.fail(where, "a trace path to one number, such as heads.0.weights.2.0", got)

@@ -124,7 +124,9 @@ class Checker:
 
     def number(self, value, path):
         if isinstance(value, str) and _looks_numeric(value):
-            self.fail(path, "a number", f"{value!r}, which YAML reads as text (write 1e-3 as 1.0e-3, 1e5 as 1.0e+5)")
+            self.fail(
+                path, "a number", f"{describe(value)}, which YAML reads as text (write 1e-3 as 1.0e-3, 1e5 as 1.0e+5)"
+            )
         if isinstance(value, bool) or not isinstance(value, int | float):
             self.fail(path, "a number", describe(value))
         if not _finite(value):

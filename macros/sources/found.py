@@ -26,7 +26,7 @@ def describe(value):
         return ".nan"
     if isinstance(value, float) and math.isinf(value):
         return ".inf" if value > 0 else "-.inf"
-    if isinstance(value, int) and abs(value) >= 10**LONGEST:
+    if isinstance(value, int) and len(repr(value)) > LONGEST:
         return f"a whole number of {len(str(abs(value)))} digits"
     return shortened(repr(value))
 

@@ -31,6 +31,20 @@ def _no_duplicate_keys(loader, node, deep=False):
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _no_duplicate_keys)
 
 
+def _whole_number(loader, node):
+    """A YAML int, where Python's limit on converting long digit strings (4300 digits) would
+    otherwise stop the build with a bare ValueError instead of a located message."""
+    try:
+        return yaml.SafeLoader.construct_yaml_int(loader, node)
+    except ValueError:
+        digits = sum(c.isdigit() for c in node.value)
+        problem = f"a whole number of {digits} digits, more than Python reads"
+        raise yaml.constructor.ConstructorError(None, None, problem, node.start_mark) from None
+
+
+_StrictLoader.add_constructor("tag:yaml.org,2002:int", _whole_number)
+
+
 class _FastStrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
     """The same loader over libyaml's parser where PyYAML has it: about eight times faster on a
     fixture, which a build reads more than once (the lesson, then its practice check). Its
@@ -38,6 +52,7 @@ class _FastStrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
 
 
 _FastStrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _no_duplicate_keys)
+_FastStrictLoader.add_constructor("tag:yaml.org,2002:int", _whole_number)
 
 
 def read_text(file, error=SourceError):

@@ -253,15 +253,38 @@ const SELF_FIELDS = ["tokens", "X", "causal", "heads", "W_O", "params", ...SEQUE
 const DIRECT_FIELDS = ["Q", "K", "V", "n_heads", "causal", "W_O", "query_labels", "key_labels", "params"];
 const HEAD_FIELDS = ["W_Q", "W_K", "W_V"];
 
-/** Characters of a found value a message quotes, as macros/sources/fixture.py's LONGEST. */
+/** Characters of a found value a message quotes, as macros/sources/found.py's LONGEST. */
 const LONGEST = 40;
-const shortened = (text) => (text.length <= LONGEST ? text : `${text.slice(0, LONGEST - 1)}…`);
+
+/** Text cut to LONGEST characters, counted as Python counts them (code points, not UTF-16 units). */
+function shortened(text) {
+  const characters = Array.from(text);
+  return characters.length <= LONGEST ? text : `${characters.slice(0, LONGEST - 1).join("")}…`;
+}
+
+const ESCAPES = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+const UNPRINTABLE = /[\p{C}\p{Z}]/u; // what Python's str.isprintable() refuses, bar the space
+
+/** A string as Python's repr() writes it: single quotes unless the text has one and no
+ * double quote, backslashes and the chosen quote escaped, unprintable characters as codes. */
+function pythonRepr(text) {
+  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  const escaped = Array.from(text, (c) => {
+    if (c === quote) return `\\${c}`;
+    if (Object.hasOwn(ESCAPES, c)) return ESCAPES[c];
+    if (c === " " || !UNPRINTABLE.test(c)) return c;
+    const code = c.codePointAt(0);
+    const [prefix, width] = code < 0x100 ? ["x", 2] : code < 0x10000 ? ["u", 4] : ["U", 8];
+    return `\\${prefix}${code.toString(16).padStart(width, "0")}`;
+  });
+  return quote + escaped.join("") + quote;
+}
 
 /** A short description of a value for a message, worded as the Python checker words it. */
 function describe(value) {
   if (value === null || value === undefined) return "nothing";
   if (typeof value === "boolean") return String(value);
-  if (typeof value === "string") return shortened(`'${value}'`);
+  if (typeof value === "string") return shortened(pythonRepr(value));
   if (Array.isArray(value)) return value.length ? `a list of ${value.length}` : "an empty list";
   if (typeof value === "object") return "a mapping";
   if (typeof value === "number" && !Number.isFinite(value)) {
