@@ -466,7 +466,8 @@ class Book:
         try:
             return self.environment.get_template(name).render(values)
         except Exception as error:  # every failure becomes one located line
-            raise PageError(located(error, name, str(self.root / name))) from None
+            names = {*values, *self.environment.globals}
+            raise PageError(located(error, name, str(self.root / name), names)) from None
 
 
 # ---------------------------------------------------------------- errors an author reads
@@ -494,8 +495,9 @@ def root_cause(error):
     return error
 
 
-def located(error, name, filename):
-    """One line: ``lessons/<slug>/lesson.md:LINE: what went wrong``."""
+def located(error, name, filename, names=()):
+    """One line: ``lessons/<slug>/lesson.md:LINE: what went wrong``; an undefined name gets the
+    closest of ``names`` (what the page could have used) as a suggestion."""
     cause = root_cause(error)
     line = template_line(error, filename)
     where = f"{name}:{line}" if line else name
@@ -506,10 +508,22 @@ def located(error, name, filename):
     if isinstance(cause, jinja2.TemplateSyntaxError):
         return f"{where}: {cause.message}"
     if isinstance(cause, jinja2.UndefinedError):
-        return f"{where}: {cause}"
+        return f"{where}: {cause}{suggestion(cause, names)}"
     if isinstance(cause, SyntaxError):
         return f"{name}: an expression Jinja cannot compile (a slice such as M[:, 0] is one: write M.T[0])"
     return f"{where}: {type(cause).__name__}: {cause}"
+
+
+UNDEFINED_NAME = re.compile(r"'(\w+)' is undefined")
+
+
+def suggestion(error, names):
+    """ "; did you mean 'temperature_softmax'?" for Jinja's "'temprature_softmax' is undefined"."""
+    from macros.sources.fixture import closest_field
+
+    found = UNDEFINED_NAME.fullmatch(str(error))
+    close = closest_field(found.group(1), sorted(names)) if found else None
+    return f"; did you mean '{close}'?" if close else ""
 
 
 def page_meta(path):

@@ -38,13 +38,26 @@ def value_names(obj):
 
 
 def message(obj, name):
-    """ "head has no value 'weigths'; did you mean 'weights'?" or None for other objects."""
+    """ "head has no value 'weigths'; did you mean 'weights'?", the same for a plain mapping
+    (the fixture's params), or None for other objects."""
     word = kind_of(obj)
     if word is None:
-        return None
+        return mapping_message(obj, name) if isinstance(obj, dict) else None
     close = closest_field(str(name), sorted(value_names(obj)))
     hint = f"; did you mean '{close}'?" if close else ""
     return f"{word} has no value '{name}'{hint}"
+
+
+LISTED = 8  # a mapping with more keys than this is not listed in full
+
+
+def mapping_message(mapping, name):
+    """ "no value 'asked_temperature' (the values are asked_temprature, temperatures); did you
+    mean 'asked_temprature'?": Jinja's own words name the dict class, not what is in it."""
+    keys = sorted(str(key) for key in mapping)
+    close = closest_field(str(name), keys)
+    has = "there are none" if not keys else f"the values are {', '.join(keys)}" if len(keys) <= LISTED else None
+    return f"no value '{name}'" + (f" ({has})" if has else "") + (f"; did you mean '{close}'?" if close else "")
 
 
 class PathError(LessonError):

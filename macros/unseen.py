@@ -26,6 +26,7 @@ CHECK = re.compile(r'<li class="abh-check"([^>]*)>')
 ANSWER = re.compile(r'data-answer="([^"]+)"')
 LINE_ATTR = re.compile(r' data-template-line="\d+"')
 NUMBER = re.compile(r"(?<![\d.])-?\d+(?:\.\d+)?(?![\d])")
+CONTEXT = 30  # characters shown on each side of where an answer was first seen
 HIDDEN_OPENING = re.compile(r"<(div|details)\b[^>]*\b(?:data-after|data-fold-until)=[^>]*>")
 REMOVED = [
     re.compile(r"<script\b.*?</script>", re.S),
@@ -117,6 +118,16 @@ def shown_before(markdown, offset, answer, places):
     return format_number(answer, places, minus="-", whole=False) in shown_numbers(visible_text(markdown[:offset]))
 
 
+def first_sight(markdown, offset, answer, places):
+    """The words around the first place above ``offset`` where a reader sees ``answer``: it is
+    often a step inside a partial (an exponential, a sum) that the lesson's text never names."""
+    shown = format_number(answer, places, minus="-", whole=False)
+    text = " ".join(visible_text(markdown[:offset]).split())
+    match = next(m for m in NUMBER.finditer(text) if m.group() == shown)
+    before, after = text[max(0, match.start() - CONTEXT) : match.start()], text[match.end() : match.end() + CONTEXT]
+    return f"…{before}{shown}{after}…"
+
+
 def enforce(name, markdown, places):
     """The lesson's Markdown without author-only attributes, or UnseenAnswerError at its line."""
     for offset, check_id, answer, recall, line in checks(markdown):
@@ -126,8 +137,8 @@ def enforce(name, markdown, places):
         where = f"{name}:{line}" if line else name
         shown = format_number(answer, places, whole=False)
         raise UnseenAnswerError(
-            f"{where}: the answer to check {check_id!r}, {shown}, is already on the page above the question; "
-            "ask for a value the page has not shown, fold the worked numbers until an attempt (fold), "
-            "or mark the question recall=True"
+            f"{where}: the answer to check {check_id!r}, {shown}, is already on the page above the question, "
+            f'in "{first_sight(markdown, offset, answer, places)}"; ask for a value the page has not shown, '
+            "fold the worked numbers until an attempt (fold), or mark the question recall=True"
         )
     return LINE_ATTR.sub("", markdown)

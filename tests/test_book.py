@@ -54,6 +54,15 @@ def test_a_misspelt_trace_value_names_the_line_and_the_likely_name(project):
         ("lesson.decimal", "lesson has no value 'decimal'; did you mean 'decimals'?"),
         ("fixture.tokenz", "fixture has no value 'tokenz'; did you mean 'tokens'?"),
         ("trace.temperature", "trace has no value 'temperature'"),
+        ("params.seed", "no value 'seed' (there are none)"),  # this lesson has no params
+        (
+            '{"temperatures": 1, "asked_temprature": 2}.asked_temperature',
+            "no value 'asked_temperature' (the values are asked_temprature, temperatures); "
+            "did you mean 'asked_temprature'?",
+        ),
+        ("nmu(1)", "'nmu' is undefined; did you mean 'num'?"),  # a helper's name
+        ("traec.n_heads", "'traec' is undefined; did you mean 'trace'?"),  # a lesson value's name
+        ("qwerty", "'qwerty' is undefined"),
     ],
 )
 def test_other_lesson_objects_speak_the_same_way(project, expression, message):
@@ -85,4 +94,4 @@ def test_a_fixture_mistake_names_the_fixture_its_line_and_the_row_as_prose_count
     fixture = project / "lessons" / SLUG / "fixture.yaml"
     edit(fixture, "  - [1, 1]\n", "  - [1, 1, 5]\n")  # K's third row, line 8 of the file
     message = error_for(project).replace(str(project) + "/", "")
-    assert message == f"lessons/{SLUG}/fixture.yaml:8: K[2] (row 3): expected 2 numbers like row 0, got 3"
+    assert message == f"lessons/{SLUG}/fixture.yaml:8: K[2] (row 3): expected 2 numbers like the first row, got 3"

@@ -6,6 +6,7 @@ scaled by 1/√2: 1.414, −0.707, 0.707, −2.121.
 """
 
 import json
+import re
 
 import pytest
 
@@ -73,5 +74,6 @@ def test_a_bound_path_that_names_nothing_is_a_located_lesson_error():
     from macros.missing import PathError
     from macros.render.lesson_widgets import resolve
 
-    with pytest.raises(PathError, match=r"^heads\.0\.weigths: no value 'weigths'; the values are output, weights$"):
+    expected = "heads.0.weigths: no value 'weigths' (the values are output, weights); did you mean 'weights'?"
+    with pytest.raises(PathError, match=f"^{re.escape(expected)}$"):
         resolve({"heads": [{"weights": [[1.0]], "output": [[2.0]]}]}, "heads.0.weigths")

@@ -85,7 +85,7 @@ BAD = [
     ),
     pytest.param(
         GOOD.replace("[0, 1, 0, 1]", "[0, 1, 0]"),
-        "F:2: X[1] (row 2): expected 4 numbers like row 0, got 3",
+        "F:2: X[1] (row 2): expected 4 numbers like the first row, got 3",
         id="ragged-row",
     ),
     pytest.param(

@@ -89,7 +89,7 @@ def test_edits_to_fixture_template_and_engine_show_on_reload(server, project):
 def test_a_mistake_shows_on_the_page_and_the_server_survives(server, project):
     fixture = project / LESSON / "fixture.yaml"
     edit(fixture, "- [1, 1, -1, 1]", "- [1, 1, -1]")
-    server.wait_for(LESSON, "expected 4 numbers like row 0, got 3")
+    server.wait_for(LESSON, "expected 4 numbers like the first row, got 3")
     edit(fixture, "- [1, 1, -1]", "- [1, 1, -1, 1]")
     server.wait_for(LESSON, "0.503")
 

@@ -220,7 +220,7 @@ class TestServeIsForgiving:
         edit(project / LESSON / "fixture.yaml", "- [1, 1, -1, 1]", "- [1, 1, -1]")
         result = build(project, strict=False)
         assert result.returncode == 0, result.output
-        assert "fixture.yaml:6: X[2] (row 3): expected 4 numbers like row 0, got 3" in result.page(LESSON)
+        assert "fixture.yaml:6: X[2] (row 3): expected 4 numbers like the first row, got 3" in result.page(LESSON)
         assert not (result.site / LESSON / slug_file_name(LESSON.split("/")[1])).exists()  # and no notebook
         assert (result.site / "lessons/masks" / slug_file_name("masks")).exists()
 

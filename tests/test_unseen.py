@@ -25,6 +25,14 @@ class TestVisibleText:
         with pytest.raises(unseen.UnseenAnswerError, match="'g-1', 0.752, is already on the page"):
             unseen.enforce("lesson.md", page, 3)
 
+    def test_the_message_quotes_where_the_answer_was_seen(self):
+        """30 characters on each side of the first 0.741 a reader sees (counted by hand)."""
+        page = "Its exponentials are $e^{-0.3} \\approx 0.741$ and $e^{0} = 1$, then more words.\n\n" + gate(0.7412)
+        with pytest.raises(unseen.UnseenAnswerError) as caught:
+            unseen.enforce("lesson.md", page, 3)
+        seen = "entials are $e^{-0.3} \\approx 0.741$ and $e^{0} = 1$, then more w"
+        assert f'already on the page above the question, in "…{seen}…"; ask for' in str(caught.value)
+
     def test_the_same_number_at_more_places_is_not_the_answer_as_shown(self):
         assert unseen.enforce("lesson.md", "It is 0.7518.\n\n" + gate(0.7518), 3)
 

@@ -152,7 +152,7 @@ class Checker:
             if not isinstance(row, list) or not row:
                 self.fail(f"{path}[{i}]", "a row: a non-empty list of numbers", describe(row))
             if rows and len(row) != len(rows[0]):
-                self.fail(f"{path}[{i}]", f"{len(rows[0])} numbers like row 0", f"{len(row)}")
+                self.fail(f"{path}[{i}]", f"{len(rows[0])} numbers like the first row", f"{len(row)}")
             rows.append([self.number(x, f"{path}[{i}][{j}]") for j, x in enumerate(row)])
         return np.array(rows, dtype=np.float64)
 

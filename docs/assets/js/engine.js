@@ -361,7 +361,7 @@ class Checker {
       if (cols === null) cols = row.length;
       if (row.length !== cols) {
         rectangular = false;
-        this.fail(`${path}[${i}]`, `${cols} numbers like row 0`, `${row.length}`);
+        this.fail(`${path}[${i}]`, `${cols} numbers like the first row`, `${row.length}`);
       }
       row.forEach((x, j) => this.number(x, `${path}[${i}][${j}]`));
     });
