@@ -456,11 +456,13 @@ class Book:
         return markdown
 
     def check_prose(self, name, path):
-        """A decimal typed in a lesson's prose is a number no helper computed: refused."""
+        """A decimal typed in a lesson's prose is a number no helper computed: refused, with
+        every other one in the file named too, so that one build shows them all."""
         found = prose.typed_decimals(path.read_text(encoding="utf-8"))
         if found:
-            line, number = found[0]
-            raise PageError(f"{name}:{line}: typed number {number}; show it with a helper")
+            (line, number), others = found[0], found[1:]
+            also = f" (also {', '.join(f'{n} on line {at}' for at, n in others)})" if others else ""
+            raise PageError(f"{name}:{line}: typed number {number}; show it with a helper{also}")
 
     def _render(self, name, values):
         try:

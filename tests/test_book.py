@@ -78,6 +78,15 @@ def test_a_typed_decimal_in_prose_is_refused_with_its_line(project):
     assert error_for(project) == f"{SRC}:{line}: typed number 0.768; show it with a helper"
 
 
+def test_every_typed_decimal_is_named_at_once(project):
+    template = project / SRC
+    edit(template, "## Step 1: scores", "## Step 1: scores\n\nThe weight is 0.768 here.\n\nAt T = 0.5 it is 0.944.")
+    first, second = line_of(template, "0.768"), line_of(template, "0.944")
+    assert error_for(project) == (
+        f"{SRC}:{first}: typed number 0.768; show it with a helper (also 0.5 on line {second}, 0.944 on line {second})"
+    )
+
+
 def test_a_decimal_inside_a_helper_call_is_code_not_prose(project):
     edit(project / SRC, "## Step 1: scores", "## Step 1: scores {{ num(0.768) }}")
     assert "0.768" in render(project)
