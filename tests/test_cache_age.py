@@ -49,6 +49,19 @@ def test_reading_an_entry_back_counts_as_using_it(tmp_path):
     assert all(path.exists() for path in entries)
 
 
+def test_a_prune_runs_at_most_once_a_day(tmp_path):
+    now = time.time()
+    first = aged(tmp_path / ".cache" / "pages" / "first.json", 31, now)
+    assert cache_age.prune_when_due(tmp_path, now=now) == 1 and not first.exists()
+    second = aged(tmp_path / ".cache" / "pages" / "second.json", 31, now)
+    assert cache_age.prune_when_due(tmp_path, now=now + DAY - 60) == 0 and second.exists()
+    assert cache_age.prune_when_due(tmp_path, now=now + DAY) == 1 and not second.exists()
+
+
+def test_no_cache_folder_is_nothing_to_note(tmp_path):
+    assert cache_age.prune_when_due(tmp_path) == 0 and not (tmp_path / ".cache").exists()
+
+
 @pytest.mark.build
 def test_a_build_that_succeeds_prunes_the_cache(tmp_path):
     project = copy_project(tmp_path)

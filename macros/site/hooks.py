@@ -270,7 +270,7 @@ def on_post_build(config):
     _close(save=True)
     from macros import cache_age
 
-    cache_age.prune(project_root(config))  # a build that succeeded: what it did not use for a month goes
+    cache_age.prune_when_due(project_root(config))  # a build that succeeded: what it did not use for a month goes
 
 
 def on_build_error(error):
