@@ -82,6 +82,9 @@ def environment(root, cache=True):
     return env
 
 
+NAMED_TYPOS = 10  # typed numbers named after the first; a pasted table is counted beyond that
+
+
 def strip_front_matter(text):
     """Markdown as MkDocs hands it on: the front matter and the blank lines after it removed."""
     return text.lstrip("\n")
@@ -461,15 +464,27 @@ class Book:
         found = prose.typed_decimals(path.read_text(encoding="utf-8"))
         if found:
             (line, number), others = found[0], found[1:]
-            also = f" (also {', '.join(f'{n} on line {at}' for at, n in others)})" if others else ""
+            named = [f"{n} on line {at}" for at, n in others[:NAMED_TYPOS]]
+            named += [f"{len(others) - NAMED_TYPOS} more"] if len(others) > NAMED_TYPOS else []
+            also = f" (also {', '.join(named)})" if others else ""
             raise PageError(f"{name}:{line}: typed number {number}; show it with a helper{also}")
 
     def _render(self, name, values):
         try:
             return self.environment.get_template(name).render(values)
         except Exception as error:  # every failure becomes one located line
-            names = {*values, *self.environment.globals}
+            names = {*values, *self.environment.globals, *self._own_names(name)}
             raise PageError(located(error, name, str(self.root / name), names)) from None
+
+    def _own_names(self, name):
+        """The names a template gives values itself ({% set %}, loop variables, macros and their
+        parameters): a misspelt one of them deserves a suggestion too."""
+        try:
+            tree = self.environment.parse(self.environment.loader.get_source(self.environment, name)[0])
+        except jinja2.TemplateError:
+            return set()
+        stored = {node.name for node in tree.find_all(jinja2.nodes.Name) if node.ctx in ("store", "param")}
+        return stored | {node.name for node in tree.find_all(jinja2.nodes.Macro)}
 
 
 # ---------------------------------------------------------------- errors an author reads
@@ -510,22 +525,12 @@ def located(error, name, filename, names=()):
     if isinstance(cause, jinja2.TemplateSyntaxError):
         return f"{where}: {cause.message}"
     if isinstance(cause, jinja2.UndefinedError):
-        return f"{where}: {cause}{suggestion(cause, names)}"
+        from macros import missing
+
+        return f"{where}: {cause}{missing.suggestion(str(cause), names)}"
     if isinstance(cause, SyntaxError):
         return f"{name}: an expression Jinja cannot compile (a slice such as M[:, 0] is one: write M.T[0])"
     return f"{where}: {type(cause).__name__}: {cause}"
-
-
-UNDEFINED_NAME = re.compile(r"'(\w+)' is undefined")
-
-
-def suggestion(error, names):
-    """ "; did you mean 'temperature_softmax'?" for Jinja's "'temprature_softmax' is undefined"."""
-    from macros.sources.fixture import closest_field
-
-    found = UNDEFINED_NAME.fullmatch(str(error))
-    close = closest_field(found.group(1), sorted(names)) if found else None
-    return f"; did you mean '{close}'?" if close else ""
 
 
 def page_meta(path):

@@ -43,7 +43,7 @@ def prune_when_due(root, now=None):
     now = time.time() if now is None else now
     stamp = Path(root) / ".cache" / STAMP
     with contextlib.suppress(OSError):
-        if now - stamp.stat().st_mtime < DAY:
+        if 0 <= now - stamp.stat().st_mtime < DAY:  # a stamp from the future (a copied cache) is due
             return 0
     removed = prune(root, now=now)
     with contextlib.suppress(OSError):  # no .cache at all: nothing was pruned, nothing to note

@@ -109,7 +109,7 @@ def lesson_context(lesson):
         **helpers(lesson.decimals),
         # The steps of generation (chapter 4): None unless the fixture asks for them.
         "generation": lesson.generation,
-        "params": getattr(getattr(lesson.fixture, "generation", None), "params", {}),
+        "params": lesson.fixture.params,  # either form (Q, K, V given directly too)
     }
     # Named facts (macros/facts.py) and the shared step partials (macros/explain/).
     names.update(facts.names(lesson.decimals))

@@ -5,6 +5,7 @@ words of the lesson, never with the class names of the code behind it.
 """
 
 import dataclasses
+import re
 
 import numpy as np
 
@@ -12,6 +13,7 @@ from macros.engine.trace import HeadTrace, Trace
 from macros.errors import LessonError
 from macros.sources.fixture import closest_field
 from macros.sources.forms import Fixture
+from macros.sources.found import describe, shortened
 
 KINDS = ((HeadTrace, "head"), (Trace, "trace"), (Fixture, "fixture"))
 
@@ -48,16 +50,52 @@ def message(obj, name):
     return f"{word} has no value '{name}'{hint}"
 
 
-LISTED = 8  # a mapping with more keys than this is not listed in full
+LISTED = 20  # a mapping with more keys than this is counted, not listed (a head's JSON has 15)
 
 
 def mapping_message(mapping, name):
     """ "no value 'asked_temperature' (the values are asked_temprature, temperatures); did you
     mean 'asked_temprature'?": Jinja's own words name the dict class, not what is in it."""
-    keys = sorted(str(key) for key in mapping)
+    keys = sorted(shortened(key) for key in mapping if isinstance(key, str))
     close = closest_field(str(name), keys)
-    has = "there are none" if not keys else f"the values are {', '.join(keys)}" if len(keys) <= LISTED else None
-    return f"no value '{name}'" + (f" ({has})" if has else "") + (f"; did you mean '{close}'?" if close else "")
+    hint = f"; did you mean '{close}'?" if close else ""
+    return f"no value {describe(name)} ({listing(keys)}){hint}"
+
+
+def listing(keys):
+    if not keys:
+        return "there are none"
+    if len(keys) > LISTED:
+        return f"{len(keys)} values, such as {', '.join(keys[:LISTED])}"
+    return f"the values are {', '.join(keys)}"
+
+
+UNDEFINED_NAME = re.compile(r"'(\w+)' is undefined")
+
+
+def suggestion(jinja_message, names):
+    """ "; did you mean 'temperature_softmax'?" after Jinja's "'temprature_softmax' is undefined":
+    the nearest of ``names`` within two typos, one for a name of three letters, none for
+    shorter ones (``X`` is as near to ``h`` as to anything)."""
+    found = UNDEFINED_NAME.fullmatch(jinja_message)
+    if found is None or len(found.group(1)) < 3:
+        return ""
+    typed = found.group(1)
+    allowed = 1 if len(typed) == 3 else 2
+    ranked = sorted((typos(typed.lower(), str(n).lower()), str(n)) for n in names if n != typed)
+    return f"; did you mean '{ranked[0][1]}'?" if ranked and ranked[0][0] <= allowed else ""
+
+
+def typos(a, b):
+    """Edits from ``a`` to ``b``, two neighbouring letters swapped counting as one (nmu, num)."""
+    previous, row = None, list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        before, previous, row = previous, row, [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], before[j - 2] + 1)
+    return row[-1]
 
 
 class PathError(LessonError):
@@ -81,6 +119,5 @@ def select(data, path, objects=None):
             data, objects = getattr(data, part), None
         else:
             friendly = message(objects if objects is not None else data, part)
-            known = sorted(data) if isinstance(data, dict) else []
-            raise PathError(f"{path}: " + (friendly or f"no value {part!r}; the values are {', '.join(known)}"))
+            raise PathError(f"{path}: " + (friendly or f"no value {part!r}: the path ends at {describe(data)}"))
     return data

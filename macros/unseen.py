@@ -81,12 +81,13 @@ def _cut_hidden(text):
     return "".join(out)
 
 
-def visible_text(markdown):
-    """The text and math a reader sees in ``markdown`` before any attempt at a check."""
+def visible_text(markdown, minus="-"):
+    """The text and math a reader sees in ``markdown`` before any attempt at a check, with
+    typographic minus signs written as ``minus`` (one character for one)."""
     text = _cut_hidden(markdown)
     for pattern in REMOVED:
         text = pattern.sub(" ", text)
-    return text.replace("\u2212", "-")
+    return text.replace("\u2212", minus)
 
 
 def shown_numbers(text):
@@ -119,13 +120,17 @@ def shown_before(markdown, offset, answer, places):
 
 
 def first_sight(markdown, offset, answer, places):
-    """The words around the first place above ``offset`` where a reader sees ``answer``: it is
-    often a step inside a partial (an exponential, a sum) that the lesson's text never names."""
+    """The words around the first place above ``offset`` where a reader sees ``answer``, as
+    the page writes them: often a step inside a partial (an exponential, a sum) that the
+    lesson's text never names. None if it is not there."""
     shown = format_number(answer, places, minus="-", whole=False)
-    text = " ".join(visible_text(markdown[:offset]).split())
-    match = next(m for m in NUMBER.finditer(text) if m.group() == shown)
-    before, after = text[max(0, match.start() - CONTEXT) : match.start()], text[match.end() : match.end() + CONTEXT]
-    return f"…{before}{shown}{after}…"
+    written = " ".join(visible_text(markdown[:offset], minus="\u2212").split())
+    searched = written.replace("\u2212", "-")  # the same length: positions agree
+    match = next((m for m in NUMBER.finditer(searched) if m.group() == shown), None)
+    if match is None:
+        return None
+    start, end = max(0, match.start() - CONTEXT), min(len(written), match.end() + CONTEXT)
+    return ("…" if start else "") + written[start:end] + ("…" if end < len(written) else "")
 
 
 def enforce(name, markdown, places):
@@ -136,9 +141,11 @@ def enforce(name, markdown, places):
             continue
         where = f"{name}:{line}" if line else name
         shown = format_number(answer, places, whole=False)
+        seen = first_sight(markdown, offset, answer, places)
         raise UnseenAnswerError(
-            f"{where}: the answer to check {check_id!r}, {shown}, is already on the page above the question, "
-            f'in "{first_sight(markdown, offset, answer, places)}"; ask for a value the page has not shown, '
-            "fold the worked numbers until an attempt (fold), or mark the question recall=True"
+            f"{where}: the answer to check {check_id!r}, {shown}, is already on the page above the question"
+            + (f', in "{seen}"' if seen else "")
+            + "; ask for a value the page has not shown, fold the worked numbers until an attempt (fold), "
+            "or mark the question recall=True"
         )
     return LINE_ATTR.sub("", markdown)

@@ -108,3 +108,10 @@ def test_a_name_left_out_of_the_guide_is_reported(removed):
 def test_the_guide_shows_what_a_new_author_missed(example):
     # Issue 8, section 2b: names and syntax a new author could not find in the old guide.
     assert example in GUIDE.read_text(encoding="utf-8")
+
+
+def test_section_6_shows_the_starters_check_as_the_starter_writes_it():
+    """The guide teaches the check a new lesson starts with; a change to either shows here."""
+    starter = Path("macros/scaffold/lesson.md").read_text(encoding="utf-8")
+    block = starter[starter.index("{% set tolerance") : starter.index("solution=solution) }}")]
+    assert block in GUIDE.read_text(encoding="utf-8")

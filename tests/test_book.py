@@ -63,6 +63,8 @@ def test_a_misspelt_trace_value_names_the_line_and_the_likely_name(project):
         ("nmu(1)", "'nmu' is undefined; did you mean 'num'?"),  # a helper's name
         ("traec.n_heads", "'traec' is undefined; did you mean 'trace'?"),  # a lesson value's name
         ("qwerty", "'qwerty' is undefined"),
+        ("X", "'X' is undefined"),  # a short name: one edit at most, so not 'exp'
+        ("numbr_word(2)", "'numbr_word' is undefined; did you mean 'number_word'?"),
     ],
 )
 def test_other_lesson_objects_speak_the_same_way(project, expression, message):
@@ -78,6 +80,22 @@ def test_a_typed_decimal_in_prose_is_refused_with_its_line(project):
     assert error_for(project) == f"{SRC}:{line}: typed number 0.768; show it with a helper"
 
 
+def test_a_misspelt_name_the_template_set_itself_is_suggested(project):
+    template = project / SRC
+    edit(template, "## Step 1: scores", "{% set tolerance = 0 %}## Step 1: scores {{ tolerence }}")
+    line = line_of(template, "tolerence")
+    assert error_for(project) == f"{SRC}:{line}: 'tolerence' is undefined; did you mean 'tolerance'?"
+
+
+def test_params_are_read_in_either_form_of_fixture(project):
+    """why-scale gives Q, K and V directly; its params (a seed among them) are still ``params``."""
+    import yaml
+
+    seed = yaml.safe_load((project / "lessons" / "why-scale" / "fixture.yaml").read_text())["params"]["seed"]
+    edit(project / "lessons" / "why-scale" / "lesson.md", "\n## ", "\nSEED={{ params.seed }}\n\n## ")
+    assert f"SEED={seed}" in render(project, "why-scale")
+
+
 def test_every_typed_decimal_is_named_at_once(project):
     template = project / SRC
     edit(template, "## Step 1: scores", "## Step 1: scores\n\nThe weight is 0.768 here.\n\nAt T = 0.5 it is 0.944.")
@@ -85,6 +103,12 @@ def test_every_typed_decimal_is_named_at_once(project):
     assert error_for(project) == (
         f"{SRC}:{first}: typed number 0.768; show it with a helper (also 0.5 on line {second}, 0.944 on line {second})"
     )
+
+
+def test_a_pasted_table_of_decimals_is_counted_beyond_ten(project):
+    rows = "\n".join(f"| {i}.25 |" for i in range(13))
+    edit(project / SRC, "## Step 1: scores", f"## Step 1: scores\n\n{rows}\n")
+    assert error_for(project).endswith(f"10.25 on line {line_of(project / SRC, '| 10.25 |')}, 2 more)")
 
 
 def test_a_decimal_inside_a_helper_call_is_code_not_prose(project):

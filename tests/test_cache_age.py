@@ -58,6 +58,13 @@ def test_a_prune_runs_at_most_once_a_day(tmp_path):
     assert cache_age.prune_when_due(tmp_path, now=now + DAY) == 1 and not second.exists()
 
 
+def test_a_stamp_from_the_future_does_not_stop_pruning(tmp_path):
+    now = time.time()
+    aged(tmp_path / ".cache" / cache_age.STAMP, -3, now)  # three days ahead
+    old = aged(tmp_path / ".cache" / "pages" / "old.json", 31, now)
+    assert cache_age.prune_when_due(tmp_path, now=now) == 1 and not old.exists()
+
+
 def test_no_cache_folder_is_nothing_to_note(tmp_path):
     assert cache_age.prune_when_due(tmp_path) == 0 and not (tmp_path / ".cache").exists()
 

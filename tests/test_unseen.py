@@ -33,6 +33,10 @@ class TestVisibleText:
         seen = "entials are $e^{-0.3} \\approx 0.741$ and $e^{0} = 1$, then more w"
         assert f'already on the page above the question, in "…{seen}…"; ask for' in str(caught.value)
 
+    def test_the_quote_is_cut_only_where_the_text_goes_on(self):
+        page = "\u22120.25 is it.\n\n" + gate(-0.25)
+        assert unseen.first_sight(page, page.index("<li"), -0.25, 2) == "\u22120.25 is it."
+
     def test_the_same_number_at_more_places_is_not_the_answer_as_shown(self):
         assert unseen.enforce("lesson.md", "It is 0.7518.\n\n" + gate(0.7518), 3)
 
