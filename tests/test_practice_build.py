@@ -107,7 +107,7 @@ class TestCache:
         def refuse(*args, **kwargs):
             raise AssertionError("drew variants again for an unchanged lesson")
 
-        monkeypatch.setattr(check, "check_variants", refuse)
+        monkeypatch.setattr(check, "variant_answers", refuse)
         assert build.load(self.LESSON) == first
 
     def test_a_changed_block_is_checked_again(self, tmp_path, monkeypatch):
@@ -116,8 +116,8 @@ class TestCache:
         fixture = folder / "fixture.yaml"
         fixture.write_text(fixture.read_text(encoding="utf-8").replace("[-2, 2]", "[-1, 2]"), encoding="utf-8")
         calls = []
-        original = check.check_variants
-        monkeypatch.setattr(check, "check_variants", lambda *a, **k: calls.append(1) or original(*a, **k))
+        original = check.variant_answers
+        monkeypatch.setattr(check, "variant_answers", lambda *a, **k: calls.append(1) or original(*a, **k))
         build.load(fixture)
         assert calls == [1]
 

@@ -74,7 +74,7 @@ def load(fixture_path, count=COUNT, merged=None, base=None):
         return cached
     try:
         spec, _ = check.spec_for(fixture_path, block, base)
-        results = check.check_variants(fixture_path, block, count, base)
+        results = check.variant_answers(fixture_path, spec, base, count)
     except generator.PracticeError as error:
         raise practice_key.located(error, fixture_path) from None
     practice = Practice(generator.to_plain(spec), tuple(results[0]))

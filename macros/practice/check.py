@@ -41,6 +41,11 @@ def spec_for(fixture_path, practice, base=None):
 def check_variants(fixture_path, practice, count=50, base=None):
     """{variant: its answers} for variant 0 and the drawn variants 1..count; a PracticeError if one fails."""
     spec, base = spec_for(fixture_path, practice, base)
+    return variant_answers(fixture_path, spec, base, count)
+
+
+def variant_answers(fixture_path, spec, base, count):
+    """``check_variants`` for a block already parsed (``spec_for``)."""
     results = {}
     for number in range(count + 1):
         results[number] = generator.answers(spec, generator.variant_view(spec, base, number, fixture_path))
