@@ -141,7 +141,7 @@ class JsonView:
     """
 
     def __init__(self, record, declared, visible=None):
-        self._record = record
+        self.record = record  # the trace (or head) behind the view
         self._kinds = {f.name: f.kind for f in declared}
         self._visible = visible
         self._read = {}
@@ -152,12 +152,12 @@ class JsonView:
         return self._read[name]
 
     def __contains__(self, name):
-        return name in self._kinds or (name == "heads" and hasattr(self._record, "heads"))
+        return name in self._kinds or (name == "heads" and hasattr(self.record, "heads"))
 
     def _convert(self, name):
         if name == "heads":
-            return [JsonView(head, HEAD_FIELDS, head.visible) for head in self._record.heads]
-        return _json_form(getattr(self._record, name), self._kinds[name], self._visible)
+            return [JsonView(head, HEAD_FIELDS, head.visible) for head in self.record.heads]
+        return _json_form(getattr(self.record, name), self._kinds[name], self._visible)
 
 
 def to_dict(trace):

@@ -392,21 +392,22 @@ def label(spec, index):
 
 def variant(spec, base, number, file):
     """Variant ``number``'s fixture (JSON form) and trace (JSON form); variant 0 is the lesson's own."""
-    fixture, trace = variant_computed(spec, base, number, file)
-    return fixture, to_dict(trace)
+    fixture, view = variant_computed(spec, base, number, file)
+    return fixture, to_dict(view.record)
 
 
 def variant_view(spec, base, number, file):
     """Variant ``number``'s trace read through its JSON form field by field (the build's check
     reads only the graded values)."""
-    return JsonView(variant_computed(spec, base, number, file)[1], LAYER_FIELDS)
+    return variant_computed(spec, base, number, file)[1]
 
 
 def variant_computed(spec, base, number, file):
-    """Variant ``number``'s fixture (JSON form) and numpy trace: the first draw of its stream that
-    passes validation and every constraint."""
+    """Variant ``number``'s fixture (JSON form) and numpy trace, read through the JsonView the
+    constraints read (what they converted is not converted again): the first draw of its
+    stream that passes validation and every constraint."""
     if number == 0:
-        return base, computed(base, file)
+        return base, JsonView(computed(base, file), LAYER_FIELDS)
     stream = Stream(spec.seed, number)
     failures = {}
     for _ in range(MAX_TRIES):
@@ -420,9 +421,10 @@ def variant_computed(spec, base, number, file):
                 "drawn fields that fit the rest of the fixture",
                 f"variant {number} with {error.path}: expected {error.expected}, got {error.found}",
             ) from None
-        failed = first_failure(spec, JsonView(trace, LAYER_FIELDS))  # reads only the fields it checks
+        view = JsonView(trace, LAYER_FIELDS)
+        failed = first_failure(spec, view)  # reads only the fields it checks
         if failed is None:
-            return fixture, trace
+            return fixture, view
         failures[failed] = failures.get(failed, 0) + 1
     worst = max(failures, key=lambda i: (failures[i], -i))
     where = "practice.draw" if worst == -1 else f"practice.require[{worst}]"
