@@ -90,11 +90,6 @@ def visible_text(markdown, minus="-"):
     return text.replace("\u2212", minus)
 
 
-def shown_numbers(text):
-    """Every number written in ``text``, as written ('0.752', '-1', '2')."""
-    return set(NUMBER.findall(text))
-
-
 def checks(markdown):
     """Each check element: (start offset, check id, answer, recall, template line or None)."""
     found = []
@@ -114,15 +109,10 @@ def checks(markdown):
     return found
 
 
-def shown_before(markdown, offset, answer, places):
-    """True when ``answer`` at ``places`` decimals is among the numbers visible before ``offset``."""
-    return format_number(answer, places, minus="-", whole=False) in shown_numbers(visible_text(markdown[:offset]))
-
-
 def first_sight(markdown, offset, answer, places):
-    """The words around the first place above ``offset`` where a reader sees ``answer``, as
-    the page writes them: often a step inside a partial (an exponential, a sum) that the
-    lesson's text never names. None if it is not there."""
+    """The words around the first place above ``offset`` where a reader sees ``answer`` at
+    ``places`` decimals, as the page writes them (often a step inside a partial, an
+    exponential or a sum, that the lesson's text never names); None if a reader does not."""
     shown = format_number(answer, places, minus="-", whole=False)
     written = " ".join(visible_text(markdown[:offset], minus="\u2212").split())
     searched = written.replace("\u2212", "-")  # the same length: positions agree
@@ -137,15 +127,14 @@ def enforce(name, markdown, places):
     """The lesson's Markdown without author-only attributes, or UnseenAnswerError at its line."""
     for offset, check_id, answer, recall, line in checks(markdown):
         whole = bool(np.isclose(answer, round(answer), rtol=0, atol=1e-12))
-        if recall or whole or not shown_before(markdown, offset, answer, places):
+        seen = None if recall or whole else first_sight(markdown, offset, answer, places)
+        if seen is None:
             continue
         where = f"{name}:{line}" if line else name
         shown = format_number(answer, places, whole=False)
-        seen = first_sight(markdown, offset, answer, places)
         raise UnseenAnswerError(
             f"{where}: the answer to check {check_id!r}, {shown}, is already on the page above the question"
-            + (f', in "{seen}"' if seen else "")
-            + "; ask for a value the page has not shown, fold the worked numbers until an attempt (fold), "
-            "or mark the question recall=True"
+            f', in "{seen}"; ask for a value the page has not shown, '
+            "fold the worked numbers until an attempt (fold), or mark the question recall=True"
         )
     return LINE_ATTR.sub("", markdown)
