@@ -473,18 +473,19 @@ class Book:
         try:
             return self.environment.get_template(name).render(values)
         except Exception as error:  # every failure becomes one located line
-            names = {*values, *self.environment.globals, *self._own_names(name)}
+            names = functools.partial(self._names, name, values)
             raise PageError(located(error, name, str(self.root / name), names)) from None
 
-    def _own_names(self, name):
-        """The names a template gives values itself ({% set %}, loop variables, macros and their
-        parameters): a misspelt one of them deserves a suggestion too."""
+    def _names(self, name, values):
+        """Every name the page could have used: its values, the helpers, and those the template
+        gives values itself ({% set %}, loop variables, macros and their parameters)."""
+        names = {*values, *self.environment.globals}
         try:
             tree = self.environment.parse(self.environment.loader.get_source(self.environment, name)[0])
         except jinja2.TemplateError:
-            return set()
-        stored = {node.name for node in tree.find_all(jinja2.nodes.Name) if node.ctx in ("store", "param")}
-        return stored | {node.name for node in tree.find_all(jinja2.nodes.Macro)}
+            return names
+        names |= {node.name for node in tree.find_all(jinja2.nodes.Name) if node.ctx in ("store", "param")}
+        return names | {node.name for node in tree.find_all(jinja2.nodes.Macro)}
 
 
 # ---------------------------------------------------------------- errors an author reads
@@ -512,9 +513,10 @@ def root_cause(error):
     return error
 
 
-def located(error, name, filename, names=()):
+def located(error, name, filename, names=tuple):
     """One line: ``lessons/<slug>/lesson.md:LINE: what went wrong``; an undefined name gets the
-    closest of ``names`` (what the page could have used) as a suggestion."""
+    closest of ``names()`` (what the page could have used, asked for only then: it parses the
+    template again) as a suggestion."""
     cause = root_cause(error)
     line = template_line(error, filename)
     where = f"{name}:{line}" if line else name
@@ -527,7 +529,7 @@ def located(error, name, filename, names=()):
     if isinstance(cause, jinja2.UndefinedError):
         from macros import missing
 
-        return f"{where}: {cause}{missing.suggestion(str(cause), names)}"
+        return f"{where}: {cause}{missing.suggestion(str(cause), names())}"
     if isinstance(cause, SyntaxError):
         return f"{name}: an expression Jinja cannot compile (a slice such as M[:, 0] is one: write M.T[0])"
     return f"{where}: {type(cause).__name__}: {cause}"
