@@ -11,7 +11,7 @@ import numpy as np
 
 from macros.engine.trace import HeadTrace, Trace
 from macros.errors import LessonError
-from macros.sources.fixture import closest_field
+from macros.sources.fixture import closest_field, edit_distance
 from macros.sources.forms import Fixture
 from macros.sources.found import describe, shortened
 
@@ -82,20 +82,8 @@ def suggestion(jinja_message, names):
         return ""
     typed = found.group(1)
     allowed = 1 if len(typed) == 3 else 2
-    ranked = sorted((typos(typed.lower(), str(n).lower()), str(n)) for n in names if n != typed)
+    ranked = sorted((edit_distance(typed.lower(), str(n).lower(), swaps=True), str(n)) for n in names if n != typed)
     return f"; did you mean '{ranked[0][1]}'?" if ranked and ranked[0][0] <= allowed else ""
-
-
-def typos(a, b):
-    """Edits from ``a`` to ``b``, two neighbouring letters swapped counting as one (nmu, num)."""
-    previous, row = None, list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
-        before, previous, row = previous, row, [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] != b[j - 1]))
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                row[j] = min(row[j], before[j - 2] + 1)
-    return row[-1]
 
 
 class PathError(LessonError):

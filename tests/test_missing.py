@@ -2,10 +2,11 @@
 
 import pytest
 
-from macros.missing import mapping_message, suggestion, typos
+from macros.missing import mapping_message, suggestion
+from macros.sources.fixture import edit_distance
 
 
-class TestTypos:
+class TestEditDistance:
     @pytest.mark.parametrize(
         ("a", "b", "edits"),
         [
@@ -18,8 +19,12 @@ class TestTypos:
             ("ca", "abc", 3),  # a swap is not combined with a later insertion (restricted distance)
         ],
     )
-    def test_edits(self, a, b, edits):
-        assert typos(a, b) == edits
+    def test_edits_with_swaps(self, a, b, edits):
+        assert edit_distance(a, b, swaps=True) == edits
+
+    @pytest.mark.parametrize(("a", "b", "edits"), [("kitten", "sitting", 3), ("nmu", "num", 2), ("", "ab", 2)])
+    def test_plain_levenshtein_counts_a_swap_as_two(self, a, b, edits):
+        assert edit_distance(a, b) == edits
 
 
 class TestSuggestion:
