@@ -19,12 +19,13 @@ $(STAMP): requirements.txt
 	$(PY) -m pip install --quiet -r requirements.txt
 	touch $(STAMP)
 
-# Live preview: rebuilds on edits to docs/, lessons/ and macros/; errors show on the page.
+# Live preview: `mkdocs serve --dirty`, which rebuilds the pages an edit changes; errors show on
+# the page; an edit to the Python code starts the server again (macros/site/serve.py).
 # exec: the server is make's own child, so `kill PID` (SIGTERM) to make or Ctrl-C stops it
-# and frees the port (macros/site/serve.py says how).
+# and frees the port.
 SERVE_ADDR ?= 127.0.0.1:8000
 serve: $(STAMP)
-	STRICT=false exec $(PY) -m macros.site.serve --livereload -a $(SERVE_ADDR)
+	STRICT=false exec $(PY) -m macros.site.serve -a $(SERVE_ADDR)
 
 # The static site in site/, built strictly; a failed build leaves the previous site/ alone.
 build: $(STAMP)

@@ -6,7 +6,7 @@ figures in ``macros.render``, claims in ``macros.claims``, variants in the engin
 
 import numpy as np
 
-from macros import claims, context_chapter3, explain, facts, glossary, unseen, whatif
+from macros import claims, context_chapter3, explain, facts, glossary, whatif
 from macros.engine import fused, steps, variants
 from macros.render import (
     arithmetic,
@@ -79,8 +79,8 @@ def widget_helpers(lesson):
         "editor": lambda field, label: lesson_widgets.editor(lesson, field, label),
         "bound": lambda path: lesson_widgets.bound(lesson, path),
         "lab": lesson_widgets.lab,
-        "gate": unseen.located(widgets.gate),
-        "check": unseen.located(widgets.check),
+        "gate": widgets.gate,
+        "check": widgets.check,
         "fold": widgets.fold,
         "why": widgets.why,
         "choice": widgets.choice,
@@ -95,8 +95,8 @@ def widget_helpers(lesson):
     }
 
 
-def lesson_context(lesson):
-    """Everything a lesson page's template sees, by name."""
+def lesson_names(lesson):
+    """Everything a lesson page's template sees, by name, beyond the site's names."""
     trace = lesson.trace
     names = {
         **widget_helpers(lesson),
@@ -115,7 +115,13 @@ def lesson_context(lesson):
     names.update(facts.names(lesson.decimals))
     names.update(context_chapter3.names(lesson.decimals))
     names["explain"] = explain.partials({**site_context(), **names})
+    names.update(lesson.meta)
     return names
+
+
+def site_names(lessons):
+    """What every page's template sees: the site's helpers and the book's lessons, by slug."""
+    return {**site_context(), "lessons": lessons}
 
 
 def site_context():

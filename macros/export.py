@@ -13,8 +13,8 @@ from pathlib import Path
 import yaml
 
 from macros import notebooks
-from macros.book import Book, PageError, page_meta
-from macros.sources import folders
+from macros.pages.book import Book, PageError, page_meta
+from macros.sources import folders, track
 
 # Everything of the project's own in mkdocs.yml: its plugin, its hooks, what serve watches
 # and the strict-mode switch. The rest (theme, palette, stylesheets, scripts, Markdown
@@ -29,14 +29,12 @@ class _ConfigLoader(yaml.SafeLoader):
 _ConfigLoader.add_constructor("!ENV", lambda loader, node: loader.construct_sequence(node)[-1])
 
 
-def config(book, root):
+def config(root):
     """The site's own mkdocs.yml without the project's parts, the track's chapters in its nav."""
     settings = yaml.load((Path(root) / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_ConfigLoader)
     for key in PROJECT_KEYS:
         settings.pop(key, None)
-    chapters = [
-        {title: [e.src for e in book.entries.values() if e.chapter == c]} for c, title in enumerate(book.titles, 1)
-    ]
+    chapters = track.nav(Path(root) / "lessons")
     nav = settings["nav"]
     settings["nav"] = [*nav[:1], *chapters, *nav[1:]]  # after Home, as the project's hook inserts them
     return settings
@@ -46,8 +44,8 @@ def write(root, out):
     """Write the book under ``out`` (docs/ and mkdocs.yml); a PageError for the first mistake."""
     root, out = Path(root).resolve(), Path(out)
     book = Book(root)
-    if book.failures:
-        raise PageError(str(next(iter(book.failures.values()))))
+    if book.track_error is not None:
+        raise PageError(str(book.track_error))
     docs = out / "docs"
     if docs.exists():
         shutil.rmtree(docs)
@@ -58,11 +56,11 @@ def write(root, out):
     for src_uri, path in pages:
         target = docs / src_uri
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(book.render(src_uri, path, page_meta(path)), encoding="utf-8")
+        target.write_text(book.render(src_uri, path, page_meta(path)).markdown, encoding="utf-8")
         written.append(target)
     for slug in book.lessons:  # each lesson's notebook beside its page, as on the site
         target = docs / "lessons" / slug / notebooks.slug_file_name(slug)
         target.write_bytes(book.notebook(slug))
         written.append(target)
-    (out / "mkdocs.yml").write_text(yaml.safe_dump(config(book, root), sort_keys=False, allow_unicode=True), "utf-8")
+    (out / "mkdocs.yml").write_text(yaml.safe_dump(config(root), sort_keys=False, allow_unicode=True), "utf-8")
     return written

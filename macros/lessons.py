@@ -101,8 +101,7 @@ def compute(data):
 def load(folder, practice_variants=practice_build.COUNT):
     """One lesson, computed: raises a SourceError naming the file and field at fault.
 
-    Drawing and checking the practice variants is the last step; ``practice_variants=0`` leaves it
-    for later (``check_practice``), when a page only needs the lesson's own answers.
+    Drawing and checking ``practice_variants`` practice variants is the last step.
     """
     folder = Path(folder)
     merged = fixture.merged_data(folder / FIXTURE_FILE)
@@ -111,12 +110,6 @@ def load(folder, practice_variants=practice_build.COUNT):
     trace = compute(data)
     practice = practice_build.load(folder / FIXTURE_FILE, practice_variants, merged=merged, base=data.to_plain())
     return Lesson(folder.name, folder, meta, data, trace, practice)
-
-
-def check_practice(lesson):
-    """The last step of ``load`` on its own, for a lesson loaded with ``practice_variants=0``:
-    its practice variants drawn and checked (cached)."""
-    practice_build.load(lesson.folder / FIXTURE_FILE, base=lesson.fixture.to_plain())
 
 
 def load_all(root=LESSONS):

@@ -1,11 +1,10 @@
 """The unseen-answer rule: a graded answer must not be readable on the page above its question.
 
-A check element (``li.abh-check[data-answer]``, from ``macros.render.widgets``) records the
-lesson line that wrote it while the page renders (``data-template-line``, see ``located``).
-After the lesson is rendered, ``enforce`` takes every check not marked ``data-recall``,
-collects the text and math a reader sees before it, and fails with ``lesson.md:LINE`` when
-the answer, written at the lesson's decimals, is among the numbers there. Then it removes
-the line attributes, which are for authors only.
+After a lesson is rendered, ``enforce`` takes every check element (``li.abh-check[data-answer]``,
+from ``macros.render.widgets``) not marked ``data-recall``, collects the text and math a
+reader sees before it, and fails with ``lesson.md:LINE`` when the answer, written at the
+lesson's decimals, is among the numbers there. The line is where the template names the
+check's id.
 
 What a reader "sees before" leaves out what opens only after an attempt: hints
 (``details[data-after]``) and folded work (``[data-fold-until]``), and everything that is
@@ -14,7 +13,6 @@ HTML comments. Whole-number answers are not searched: a count or an index such a
 every page, so only answers with decimals are judged.
 """
 
-import inspect
 import re
 
 import numpy as np
@@ -24,7 +22,6 @@ from macros.render.numbers import format_number
 
 CHECK = re.compile(r'<li class="abh-check"([^>]*)>')
 ANSWER = re.compile(r'data-answer="([^"]+)"')
-LINE_ATTR = re.compile(r' data-template-line="\d+"')
 NUMBER = re.compile(r"(?<![\d.])-?\d+(?:\.\d+)?(?![\d])")
 CONTEXT = 30  # characters shown on each side of where an answer was first seen
 HIDDEN_OPENING = re.compile(r"<(div|details)\b[^>]*\b(?:data-after|data-fold-until)=[^>]*>")
@@ -39,31 +36,15 @@ class UnseenAnswerError(LessonError):
     """A graded answer that the page already shows above its question."""
 
 
-def template_line():
-    """The lesson's line calling the current helper: the outermost Jinja frame on the stack
-    (partials are called from the lesson, so the lesson's frame is the outermost one)."""
-    line, frame = None, inspect.currentframe()
-    # Walked by hand: inspect.stack() would look up every frame's source file, costing
-    # milliseconds per call on a deep stack such as a build's.
-    while frame is not None:
-        template = frame.f_globals.get("__jinja_template__")
-        if template is not None:
-            line = template.get_corresponding_lineno(frame.f_lineno)
-        frame = frame.f_back
-    return line
-
-
-def located(widget):
-    """``widget`` (gate, check) whose check elements carry the lesson line that wrote them."""
-
-    def wrapped(*args, **kwargs):
-        text = str(widget(*args, **kwargs))
-        line = template_line()
-        if line is None:
-            return text
-        return CHECK.sub(lambda m: f'<li class="abh-check"{m.group(1)} data-template-line="{line}">', text)
-
-    return wrapped
+def template_line(template, check_id):
+    """The first line of the lesson's template that names the check (its id, or for a gate's
+    question ``name-2`` the gate's name) in quotes, or None when the id is computed."""
+    names = [check_id, re.sub(r"-\d+$", "", check_id)]
+    for name in names:
+        for number, line in enumerate(template.splitlines(), 1):
+            if f'"{name}"' in line or f"'{name}'" in line:
+                return number
+    return None
 
 
 def _cut_hidden(text):
@@ -91,19 +72,17 @@ def visible_text(markdown, minus="-"):
 
 
 def checks(markdown):
-    """Each check element: (start offset, check id, answer, recall, template line or None)."""
+    """Each check element: (start offset, check id, answer, recall)."""
     found = []
     for match in CHECK.finditer(markdown):
         attrs = match.group(1)
         check_id = re.search(r'data-check="([^"]+)"', attrs)
-        line = re.search(r'data-template-line="(\d+)"', attrs)
         found.append(
             (
                 match.start(),
                 check_id.group(1) if check_id else "?",
                 float(ANSWER.search(attrs).group(1)),
                 "data-recall" in attrs,
-                int(line.group(1)) if line else None,
             )
         )
     return found
@@ -123,13 +102,14 @@ def first_sight(markdown, offset, answer, places):
     return ("…" if start else "") + written[start:end] + ("…" if end < len(written) else "")
 
 
-def enforce(name, markdown, places):
-    """The lesson's Markdown without author-only attributes, or UnseenAnswerError at its line."""
-    for offset, check_id, answer, recall, line in checks(markdown):
+def enforce(name, markdown, places, template=""):
+    """The lesson's Markdown, or UnseenAnswerError at the line of ``template`` naming the check."""
+    for offset, check_id, answer, recall in checks(markdown):
         whole = bool(np.isclose(answer, round(answer), rtol=0, atol=1e-12))
         seen = None if recall or whole else first_sight(markdown, offset, answer, places)
         if seen is None:
             continue
+        line = template_line(template, check_id)
         where = f"{name}:{line}" if line else name
         shown = format_number(answer, places, whole=False)
         raise UnseenAnswerError(
@@ -137,4 +117,4 @@ def enforce(name, markdown, places):
             f', in "{seen}"; ask for a value the page has not shown, '
             "fold the worked numbers until an attempt (fold), or mark the question recall=True"
         )
-    return LINE_ATTR.sub("", markdown)
+    return markdown

@@ -13,12 +13,14 @@ tests after it see.
 
 import dataclasses
 import functools
+from pathlib import Path
 
 import numpy as np
 
 from macros import lessons
-from macros.book import Book, lesson_digest
 from macros.notebooks.build import notebook_bytes
+from macros.pages.book import Book
+from macros.sources import front_matter
 
 ROOT = lessons.LESSONS.parent
 SLUGS = [folder.name for folder in lessons.folders()]
@@ -48,26 +50,40 @@ def lesson(slug):
     return loaded
 
 
-def shared_lessons():
-    """slug -> (digest, lesson) for ``Book(root, computed=...)``, as ``make serve`` hands over the
-    lessons it computed before: a Book over a copy of the project takes the session's lesson
-    wherever the copy's template and fixture are unchanged, and computes the others."""
-    return {slug: (lesson_digest(ROOT / "lessons" / slug), lesson(slug)) for slug in SLUGS}
+def _fixtures(root):
+    return {path.parent.name: path.read_bytes() for path in sorted((root / "lessons").glob("*/fixture.yaml"))}
+
+
+def _front_matter(root, slug):
+    return front_matter.split((root / "lessons" / slug / "lesson.md").read_text(encoding="utf-8"))[0]
+
+
+def book_over(root):
+    """A Book over a copy of the project (no cache) that takes the session's computed lesson
+    wherever the copy's fixtures and the lesson's front matter are the project's."""
+    root = Path(root)
+    same = _fixtures(root) == _fixtures(ROOT)
+
+    def compute(slug):
+        if same and slug in SLUGS and _front_matter(root, slug) == _front_matter(ROOT, slug):
+            return lesson(slug), {}
+        return lessons.load(root / "lessons" / slug), {}
+
+    return Book(root, cache=False, compute=compute)
 
 
 @functools.cache
 def book():
-    """The project's Book over the shared lessons, with the project's caches as a build has
-    them: compiled templates in .cache/jinja and finished pages in .cache/pages, whose keys
-    tests/test_page_cache.py tests on copies of the project."""
-    return Book(ROOT, computed=shared_lessons())
+    """A Book over the project's lessons that computes each through ``lesson`` and keeps no
+    cache (a test never writes into the working tree)."""
+    return Book(ROOT, cache=False, compute=lambda slug: (lesson(slug), {}))
 
 
 @functools.cache
 def page(slug):
     """The Markdown of lesson ``slug``'s page, as the build renders it."""
     src = lessons.src_uri(slug)
-    return book().render(src, ROOT / src)
+    return book().render(src, ROOT / src).markdown
 
 
 @functools.cache

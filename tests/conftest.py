@@ -1,5 +1,3 @@
-import os
-
 import pytest
 from hypothesis import settings
 
@@ -15,13 +13,6 @@ settings.load_profile("full")
 SLOW_MARKERS = ("build", "serve", "browser", "slow")
 # A test that uses one of these fixtures carries the marker, whether or not it says so.
 FIXTURE_MARKERS = {"site": "build", "project": "build", "browser": "browser"}
-
-# A copy of the project checks its lessons' practice variants into the project's own cache,
-# as a copy's site build does (tests/sitebuild.environment): the cache is keyed by the
-# block, the lesson's fixture and the drawing code, so a copy with an edited lesson still
-# draws, while an unchanged one (a test that breaks a template) does not draw 800 variants
-# again. tests/test_practice_build.py gives each of its tests a cache of its own.
-os.environ.setdefault("ABH_PRACTICE_CACHE", str(sitebuild.PROJECT / ".cache" / "practice"))
 
 
 def pytest_collection_modifyitems(items):
@@ -52,9 +43,10 @@ def site(tmp_path_factory):
 
 
 @pytest.fixture
-def project(tmp_path):
-    """A fresh copy of the site's sources that a test may break."""
-    return sitebuild.copy_project(tmp_path)
+def project(tmp_path, site):
+    """A fresh copy of the site's sources that a test may break, with the session build's
+    caches, so that its first build computes only what the test changed."""
+    return sitebuild.copy_project(tmp_path, cache_of=site.root)
 
 
 # ---------------------------------------------------------------- one Chromium per session

@@ -6,6 +6,7 @@ MkDocs: a build is a separate process, exactly as an author runs it.
 """
 
 import contextlib
+import filecmp
 import functools
 import http.server
 import os
@@ -35,7 +36,10 @@ class Build:
         return page_text((self.site / url_path / "index.html").read_text(encoding="utf-8"))
 
 
-def copy_project(dest):
+def copy_project(dest, cache_of=None):
+    """The project's site sources copied into ``dest``; with ``cache_of`` (a built copy), that
+    copy's ``.cache`` too, so the first build starts warm (the caches are keyed by content, so
+    an edit made after the copy is seen as it would be in the project itself)."""
     dest = Path(dest)
     for name in SOURCES:
         source = PROJECT / name
@@ -43,6 +47,8 @@ def copy_project(dest):
             shutil.copytree(source, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy2(source, dest / name)
+    if cache_of is not None and (Path(cache_of) / ".cache").is_dir():
+        shutil.copytree(Path(cache_of) / ".cache", dest / ".cache")
     return dest
 
 
@@ -60,10 +66,14 @@ def add_lesson(root, folder, chapter):
     return root / "lessons" / folder.name
 
 
+# The build date the sitemap carries, fixed so that two builds of the same sources are the
+# same bytes even across midnight.
+SOURCE_DATE_EPOCH = "1700000000"
+
+
 def environment(strict=True):
     env = {**os.environ, "STRICT": "true" if strict else "false", "NO_MKDOCS_2_WARNING": "1"}
-    # A copy's practice checks are the project's when its lessons are: one cache, keyed by content.
-    env.setdefault("ABH_PRACTICE_CACHE", str(PROJECT / ".cache" / "practice"))
+    env["SOURCE_DATE_EPOCH"] = SOURCE_DATE_EPOCH
     env.pop("PYTHONPATH", None)
     return env
 
@@ -73,16 +83,32 @@ def environment(strict=True):
 unmarked_test = None
 
 
-def build(root, strict=True):
+def build(root, strict=True, site=None, config=None):
     if unmarked_test:
         raise AssertionError(
             f"{unmarked_test} builds the site: mark it @pytest.mark.build so that `make test-fast` leaves it out"
         )
     root = Path(root)
-    site = root / "site"
+    site = Path(site) if site is not None else root / "site"
     command = [sys.executable, "-m", "mkdocs", "build", "--site-dir", str(site)]
+    command += ["-f", config] if config else []
     result = subprocess.run(command, cwd=root, env=environment(strict), capture_output=True, text=True, timeout=300)
     return Build(root, site, result.returncode, result.stdout + result.stderr)
+
+
+def differing(left, right):
+    """Paths (relative) whose bytes differ between two built sites, or that one lacks."""
+    found = []
+
+    def walk(cmp, prefix=""):
+        found.extend(prefix + name for name in cmp.left_only + cmp.right_only + cmp.funny_files)
+        _, mismatch, errors = filecmp.cmpfiles(cmp.left, cmp.right, cmp.common_files, shallow=False)
+        found.extend(prefix + name for name in mismatch + errors)
+        for name, sub in cmp.subdirs.items():
+            walk(sub, f"{prefix}{name}/")
+
+    walk(filecmp.dircmp(left, right))
+    return sorted(found)
 
 
 def edit(path, old, new):

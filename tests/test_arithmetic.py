@@ -5,8 +5,8 @@ mismatches (worked by hand from the numbers each page showed)."""
 import numpy as np
 import pytest
 
-from macros.book import Book, PageError
 from macros.errors import ClaimError
+from macros.pages.book import PageError
 from macros.render import arithmetic
 from macros.render.numbers import a_an
 from tests import computed
@@ -91,9 +91,7 @@ def test_a_hand_written_relation_that_fails_as_shown_stops_the_build_at_its_line
     )
     line = 1 + src.read_text(encoding="utf-8").split("is_difference(")[0].count("\n")
     with pytest.raises(PageError) as caught:
-        Book(project, cache=False, computed=computed.shared_lessons()).render(
-            "lessons/tracing-two-heads/lesson.md", src
-        )
+        computed.book_over(project).render("lessons/tracing-two-heads/lesson.md", src)
     assert str(caught.value) == (
         f"lessons/tracing-two-heads/lesson.md:{line}: 'the difference of' (or 'changed by') does not hold as "
         "shown to 3 decimals: the shown numbers give [−0.504, −0.249], the page shows [−0.503, −0.248]; "

@@ -32,13 +32,13 @@ def template_names():
     """(name as the guide must write it, where it comes from) for everything a template can use."""
     self_attention = computed.lesson("tracing-two-heads")
     direct = computed.lesson("attention-by-hand")
-    names = context.lesson_context(self_attention)
+    names = context.lesson_names(self_attention)
     wanted = []
     for name, value in {**context.site_context(), **names}.items():
         if name == "explain":
             continue
         wanted.append((f"{name}(" if callable(value) else name, "macros/context.py"))
-    wanted += [("lessons[", "macros/book.py"), ("track_map(", "macros/book.py")]
+    wanted += [("lessons[", "macros/pages/book.py"), ("track_map(", "macros/pages/book.py")]
     wanted += [(name, "front matter") for name in sorted(front_matter.FIELDS)]
     partials = [n for n in dir(names["explain"]) if not n.startswith("_")]
     wanted += [(f"explain.{name}(", "macros/explain/steps.md.j2") for name in partials]

@@ -1,13 +1,13 @@
 """Pages rendered by the book's own environment: what an author reads when a template is wrong.
 
-Each case breaks a copy of the project's lessons (no MkDocs involved: ``macros.book``
+Each case breaks a copy of the project's lessons (no MkDocs involved: ``macros.pages.book``
 is the same code the site and ``python -m macros render`` call) and asserts the whole
-located line.
+located line. tests/test_site.py shows that a build stops with the same line.
 """
 
 import pytest
 
-from macros.book import Book, PageError
+from macros.pages.book import Book, PageError
 from tests.sitebuild import copy_project, edit
 
 SLUG = "attention-by-hand"
@@ -15,36 +15,37 @@ SRC = f"lessons/{SLUG}/lesson.md"
 
 
 @pytest.fixture
-def project(tmp_path):
+def copied(tmp_path):
+    """A copy of the project's sources to break (rendered in this process, never built)."""
     return copy_project(tmp_path)
 
 
-def render(project, slug=SLUG):
+def render(copied, slug=SLUG):
     src = f"lessons/{slug}/lesson.md"
-    return Book(project, cache=False).render(src, project / src)
+    return Book(copied, cache=False).render(src, copied / src).markdown
 
 
 def line_of(path, text):
     return 1 + path.read_text(encoding="utf-8").split(text)[0].count("\n")
 
 
-def error_for(project, slug=SLUG):
+def error_for(copied, slug=SLUG):
     with pytest.raises(PageError) as caught:
-        render(project, slug)
+        render(copied, slug)
     return str(caught.value)
 
 
-def test_the_untouched_lesson_renders_without_template_syntax(project):
+def test_the_untouched_lesson_renders_without_template_syntax(copied):
     # negative control: the cases below fail only because of their edit
-    markdown = render(project)
+    markdown = render(copied)
     assert "{{" not in markdown and "{%" not in markdown and markdown.startswith("# Attention by hand")
 
 
-def test_a_misspelt_trace_value_names_the_line_and_the_likely_name(project):
-    template = project / SRC
+def test_a_misspelt_trace_value_names_the_line_and_the_likely_name(copied):
+    template = copied / SRC
     edit(template, "## Step 1: scores", "## Step 1: scores {{ trace.heads[0].weigths }}")
     line = line_of(template, "weigths")
-    assert error_for(project) == f"{SRC}:{line}: head has no value 'weigths'; did you mean 'weights'?"
+    assert error_for(copied) == f"{SRC}:{line}: head has no value 'weigths'; did you mean 'weights'?"
 
 
 @pytest.mark.parametrize(
@@ -67,64 +68,126 @@ def test_a_misspelt_trace_value_names_the_line_and_the_likely_name(project):
         ("numbr_word(2)", "'numbr_word' is undefined; did you mean 'number_word'?"),
     ],
 )
-def test_other_lesson_objects_speak_the_same_way(project, expression, message):
-    template = project / SRC
+def test_other_lesson_objects_speak_the_same_way(copied, expression, message):
+    template = copied / SRC
     edit(template, "## Step 1: scores", f"## Step 1: scores {{{{ {expression} }}}}")
-    assert error_for(project) == f"{SRC}:{line_of(template, expression)}: {message}"
+    assert error_for(copied) == f"{SRC}:{line_of(template, expression)}: {message}"
 
 
-def test_a_typed_decimal_in_prose_is_refused_with_its_line(project):
-    template = project / SRC
+def test_a_typed_decimal_in_prose_is_refused_with_its_line(copied):
+    template = copied / SRC
     edit(template, "## Step 1: scores", "## Step 1: scores\n\nThe weight is 0.768 here.")
     line = line_of(template, "0.768")
-    assert error_for(project) == f"{SRC}:{line}: typed number 0.768; show it with a helper"
+    assert error_for(copied) == f"{SRC}:{line}: typed number 0.768; show it with a helper"
 
 
-def test_a_misspelt_name_the_template_set_itself_is_suggested(project):
-    template = project / SRC
+def test_a_misspelt_name_the_template_set_itself_is_suggested(copied):
+    template = copied / SRC
     edit(template, "## Step 1: scores", "{% set tolerance = 0 %}## Step 1: scores {{ tolerence }}")
     line = line_of(template, "tolerence")
-    assert error_for(project) == f"{SRC}:{line}: 'tolerence' is undefined; did you mean 'tolerance'?"
+    assert error_for(copied) == f"{SRC}:{line}: 'tolerence' is undefined; did you mean 'tolerance'?"
 
 
-def test_params_are_read_in_either_form_of_fixture(project):
+def test_params_are_read_in_either_form_of_fixture(copied):
     """why-scale gives Q, K and V directly; its params (a seed among them) are still ``params``."""
     import yaml
 
-    seed = yaml.safe_load((project / "lessons" / "why-scale" / "fixture.yaml").read_text())["params"]["seed"]
-    edit(project / "lessons" / "why-scale" / "lesson.md", "\n## ", "\nSEED={{ params.seed }}\n\n## ")
-    assert f"SEED={seed}" in render(project, "why-scale")
+    seed = yaml.safe_load((copied / "lessons" / "why-scale" / "fixture.yaml").read_text())["params"]["seed"]
+    edit(copied / "lessons" / "why-scale" / "lesson.md", "\n## ", "\nSEED={{ params.seed }}\n\n## ")
+    assert f"SEED={seed}" in render(copied, "why-scale")
 
 
-def test_every_typed_decimal_is_named_at_once(project):
-    template = project / SRC
+def test_every_typed_decimal_is_named_at_once(copied):
+    template = copied / SRC
     edit(template, "## Step 1: scores", "## Step 1: scores\n\nThe weight is 0.768 here.\n\nAt T = 0.5 it is 0.944.")
     first, second = line_of(template, "0.768"), line_of(template, "0.944")
-    assert error_for(project) == (
+    assert error_for(copied) == (
         f"{SRC}:{first}: typed number 0.768; show it with a helper (also 0.5 on line {second}, 0.944 on line {second})"
     )
 
 
-def test_a_pasted_table_of_decimals_is_counted_beyond_ten(project):
+def test_a_pasted_table_of_decimals_is_counted_beyond_ten(copied):
     rows = "\n".join(f"| {i}.25 |" for i in range(13))
-    edit(project / SRC, "## Step 1: scores", f"## Step 1: scores\n\n{rows}\n")
-    assert error_for(project).endswith(f"10.25 on line {line_of(project / SRC, '| 10.25 |')}, 2 more)")
+    edit(copied / SRC, "## Step 1: scores", f"## Step 1: scores\n\n{rows}\n")
+    assert error_for(copied).endswith(f"10.25 on line {line_of(copied / SRC, '| 10.25 |')}, 2 more)")
 
 
-def test_a_decimal_inside_a_helper_call_is_code_not_prose(project):
-    edit(project / SRC, "## Step 1: scores", "## Step 1: scores {{ num(0.768) }}")
-    assert "0.768" in render(project)
+def test_a_decimal_inside_a_helper_call_is_code_not_prose(copied):
+    edit(copied / SRC, "## Step 1: scores", "## Step 1: scores {{ num(0.768) }}")
+    assert "0.768" in render(copied)
 
 
-def test_a_template_syntax_error_names_its_line(project):
-    template = project / SRC
+def test_a_template_syntax_error_names_its_line(copied):
+    template = copied / SRC
     edit(template, "## Step 1: scores", "## Step 1: scores {% if %}")
     line = line_of(template, "{% if %}")
-    assert error_for(project).startswith(f"{SRC}:{line}: ")
+    assert error_for(copied).startswith(f"{SRC}:{line}: ")
 
 
-def test_a_fixture_mistake_names_the_fixture_its_line_and_the_row_as_prose_counts(project):
-    fixture = project / "lessons" / SLUG / "fixture.yaml"
+def test_a_fixture_mistake_names_the_fixture_its_line_and_the_row_as_prose_counts(copied):
+    fixture = copied / "lessons" / SLUG / "fixture.yaml"
     edit(fixture, "  - [1, 1]\n", "  - [1, 1, 5]\n")  # K's third row, line 8 of the file
-    message = error_for(project).replace(str(project) + "/", "")
+    message = error_for(copied).replace(str(copied) + "/", "")
     assert message == f"lessons/{SLUG}/fixture.yaml:8: K[2] (row 3): expected 2 numbers like the first row, got 3"
+
+
+TWO_HEADS = "lessons/two-heads-separate-projections"
+
+
+def test_a_matrix_of_the_wrong_shape_names_the_fixture_line_and_shapes(copied):
+    path = copied / TWO_HEADS / "fixture.yaml"
+    edit(path, "W_K: *first_pair", "W_K: [[1, 0, 0], [0, 1, 0], [0, 0, 0], [0, 0, 0]]")
+    message = error_for(copied, "two-heads-separate-projections").replace(str(copied) + "/", "")
+    assert message == (
+        f"{TWO_HEADS}/fixture.yaml:{line_of(path, 'W_K: [[1, 0, 0]')}: heads[0].W_K: "
+        "expected a 4×2 matrix (d_model × d_k), got 4×3"
+    )
+
+
+def test_a_false_claim_names_the_lesson_line_and_quotes_the_claim(copied):
+    # Give head 2 head 1's projections: the heads' weights no longer differ.
+    path = copied / TWO_HEADS / "fixture.yaml"
+    edit(path, "W_Q: &last_pair [[0, 0], [0, 0], [1, 0], [0, 1]]", "W_Q: *first_pair")
+    edit(path, "W_K: *last_pair", "W_K: *first_pair")
+    edit(path, "W_V: *last_pair", "W_V: *first_pair")
+    message = error_for(copied, "two-heads-separate-projections")
+    assert message.startswith(f"{TWO_HEADS}/lesson.md:")
+    assert ": this claim is false for the fixture's numbers: Head 2 puts" in message
+
+
+def test_a_tie_where_a_claim_needs_one_winner_names_the_place(copied):
+    edit(copied / "lessons/tracing-two-heads/fixture.yaml", "[1, 1, 0, 0]", "[1, 0, 0, 0]")
+    message = error_for(copied, "tracing-two-heads")
+    assert message.startswith("lessons/tracing-two-heads/lesson.md:")
+    assert message.endswith("is a tie as shown to 3 decimals, so no single position wins")
+
+
+def test_an_expression_jinja_cannot_compile(copied):
+    edit(copied / SRC, "## Step 1: scores", "## Step 1: scores {{ mat(fixture.K[:, 0]) }}")
+    assert (
+        error_for(copied) == f"{SRC}: an expression Jinja cannot compile (a slice such as M[:, 0] is one: write M.T[0])"
+    )
+
+
+def test_an_unknown_front_matter_field(copied):
+    edit(copied / SRC, "decimals: 4", "decimal: 4")
+    message = error_for(copied).replace(str(copied) + "/", "")
+    assert message.startswith(f"{SRC}: front matter: decimal: expected one of ")
+
+
+def test_a_lesson_missing_from_the_track_is_the_tracks_mistake(copied):
+    edit(copied / "lessons/track.yaml", "      - compare-heads-before-averaging\n", "")
+    book = Book(copied, cache=False)
+    assert str(book.track_error).replace(str(copied) + "/", "") == (
+        "lessons/track.yaml: chapters: expected every lesson folder listed, got not listed: "
+        "compare-heads-before-averaging"
+    )
+
+
+def test_a_prerequisite_listed_after_the_lesson(copied):
+    edit(copied / TWO_HEADS / "lesson.md", "requires: [attention-by-hand]", "requires: [tracing-two-heads]")
+    message = str(Book(copied, cache=False).track_error).replace(str(copied) + "/", "")
+    assert message == (
+        f"{TWO_HEADS}/lesson.md: front matter: requires: expected lessons listed earlier in the track, "
+        "got tracing-two-heads"
+    )

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from macros import cache_age
-from macros.page_cache import PageCache
+from macros.pages.cache import Made, PageCache
 from tests.sitebuild import build, copy_project
 
 DAY = 86400
@@ -36,17 +36,12 @@ def test_no_cache_folder_is_nothing_to_do(tmp_path):
 
 def test_reading_an_entry_back_counts_as_using_it(tmp_path):
     now = time.time()
-    cache = PageCache(tmp_path, "code", "track")
-    cache.keep_page("page", "# A page", set(), {})
-    cache.keep_notebook("book", b"{}")
-    cache.keep_computed("lesson")
-    entries = [cache.folder / name for name in ("page.json", "book.ipynb", "lesson.ok")]
-    for path in entries:
-        aged(path, 40, now)
-    assert cache.page("page", {}) == ("# A page", set())
-    assert cache.notebook("book") == b"{}" and cache.computed_before("lesson")
-    assert cache_age.prune(tmp_path, now=now) == 0
-    assert all(path.exists() for path in entries)
+    cache = PageCache(tmp_path, "code", current=lambda name: "unchanged")
+    cache.keep("index.md", Made("# A page", {}, {":track": "unchanged"}))
+    (entry,) = cache.folder.glob("*.json")
+    aged(entry, 40, now)
+    assert cache.page("index.md").markdown == "# A page"
+    assert cache_age.prune(tmp_path, now=now) == 0 and entry.exists()
 
 
 def test_a_prune_runs_at_most_once_a_day(tmp_path):

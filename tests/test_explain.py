@@ -17,7 +17,7 @@ def seed_lesson():
 
 
 def explain(lesson):
-    return context.lesson_context(lesson)["explain"]
+    return context.lesson_names(lesson)["explain"]
 
 
 def test_softmax_for_one_row_shows_shift_exponentials_sum_and_weights(seed_lesson):
@@ -48,7 +48,7 @@ def test_a_claim_inside_a_partial_fails(seed_lesson):
     forged = dataclasses.replace(head, V=head.V + 1)
     heads = (forged, *seed_lesson.trace.heads[1:])
     trace = dataclasses.replace(seed_lesson.trace, heads=heads)
-    names = context.lesson_context(seed_lesson)
+    names = context.lesson_names(seed_lesson)
     names.update(heads=heads, trace=trace)
     steps = context.explain.partials({**context.site_context(), **names})
     with pytest.raises(ClaimError, match="the three results coincide"):

@@ -17,7 +17,7 @@ HEAVY = ("numpy", "nbformat", "macros.engine", "macros.notebooks.build")
 
 PROBE = f"""
 import sys
-import macros.site.hooks, macros.site.notebooks, macros.site.plugin, macros.book, macros.notebooks
+import macros.site.hooks, macros.site.plugin, macros.pages.book, macros.notebooks
 from macros.sources import track
 track.load(sys.argv[1])
 {{extra}}

@@ -214,23 +214,9 @@ class TestVariants:
 
 
 class TestBuildCheck:
-    def test_cache_key_is_stable_and_follows_the_block_and_fixture(self, tmp_path):
-        practice = PRACTICE[TWO_HEADS]
-        key = check.cache_key(TWO_HEADS, practice)
-        assert key == check.cache_key(TWO_HEADS, dict(reversed(list(practice.items()))))
-        assert key != check.cache_key(TWO_HEADS, {**practice, "tolerance": 0.02})
-        copy = tmp_path / "tracing-two-heads" / "fixture.yaml"
-        copy.parent.mkdir()
-        text = TWO_HEADS.read_text(encoding="utf-8")
-        copy.write_text(text, encoding="utf-8")
-        assert check.cache_key(copy, practice) == key
-        copy.write_text(text.replace("causal: false", "causal: true"), encoding="utf-8")
-        assert check.cache_key(copy, practice) != key
-
-    def test_two_lessons_with_one_fixture_keep_their_own_seeds(self, tmp_path, monkeypatch):
+    def test_two_lessons_with_one_fixture_keep_their_own_seeds(self, tmp_path):
         """The default seed is the folder name's hash: a lesson copied under another name
-        draws other variants, so the cache must not hand it the first lesson's."""
-        monkeypatch.setenv("ABH_PRACTICE_CACHE", str(tmp_path / "cache"))
+        draws other variants."""
         seeds = []
         for name in ("tracing-two-heads", "tracing-two-heads-again"):
             copy = tmp_path / name / "fixture.yaml"
@@ -238,10 +224,6 @@ class TestBuildCheck:
             copy.write_text(TWO_HEADS.read_text(encoding="utf-8"), encoding="utf-8")  # its block sets no seed
             seeds.append(practice_build.load(copy).spec["seed"])
         assert seeds == [prng.fnv1a("tracing-two-heads"), prng.fnv1a("tracing-two-heads-again")]
-
-    def test_cache_key_covers_the_engine(self):
-        names = {path.name for path in check.SOURCES}
-        assert {"steps.py", "attention.py", "trace.py", "fixture.py", "prng.py", "generator.py"} <= names
 
     def test_a_practice_block_in_the_fixture_is_set_aside(self, tmp_path):
         folder = tmp_path / "tracing-two-heads"

@@ -98,28 +98,8 @@ class TestFixtureKey:
 # ---------------------------------------------------------------- the cache
 
 
-class TestCache:
+class TestLessonAnswers:
     LESSON = ROOT / "lessons" / "two-heads-separate-projections" / "fixture.yaml"
-
-    def test_an_unchanged_lesson_draws_nothing(self, monkeypatch):
-        first = build.load(self.LESSON)
-
-        def refuse(*args, **kwargs):
-            raise AssertionError("drew variants again for an unchanged lesson")
-
-        monkeypatch.setattr(check, "variant_answers", refuse)
-        assert build.load(self.LESSON) == first
-
-    def test_a_changed_block_is_checked_again(self, tmp_path, monkeypatch):
-        folder = copy_lessons(tmp_path, "two-heads-separate-projections") / "two-heads-separate-projections"
-        build.load(folder / "fixture.yaml")
-        fixture = folder / "fixture.yaml"
-        fixture.write_text(fixture.read_text(encoding="utf-8").replace("[-2, 2]", "[-1, 2]"), encoding="utf-8")
-        calls = []
-        original = check.variant_answers
-        monkeypatch.setattr(check, "variant_answers", lambda *a, **k: calls.append(1) or original(*a, **k))
-        build.load(fixture)
-        assert calls == [1]
 
     def test_the_variant_zero_answers_are_the_lessons_trace(self):
         practice = build.load(self.LESSON)

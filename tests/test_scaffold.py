@@ -18,7 +18,6 @@ import yaml
 
 from macros import lint, scaffold
 from macros.__main__ import main
-from macros.book import Book
 from macros.sources import prose, track
 from tests import computed, sitebuild
 
@@ -78,9 +77,7 @@ def test_a_created_lesson_renders_with_its_title_and_is_listed_last(book):
     assert "# Keys: “what” & why" in lesson.splitlines()
     _, entries = track.load(book)
     assert entries[-1].slug == "my-topic" and entries[-1].title == "Keys: “what” & why"
-    markdown = Book(book.parent, cache=False, computed=computed.shared_lessons()).render(
-        "lessons/my-topic/lesson.md", folder / "lesson.md"
-    )
+    markdown = computed.book_over(book.parent).render("lessons/my-topic/lesson.md", folder / "lesson.md").markdown
     assert "# Keys: “what” & why" in markdown
 
 

@@ -1,9 +1,10 @@
 """``make serve`` shows an author's edits: to a lesson's template, its fixture and the engine.
 
-The server ``make serve`` runs (``python -m macros.site.serve``, MkDocs' live server
-rendering only what an edit touches) runs on a free loopback port over a copy of the project; each edit
-is followed by polling the page until the change appears (or a bounded wait runs out).
-A mistake while serving shows on the page and the server keeps going.
+The server ``make serve`` runs (``python -m macros.site.serve``: ``mkdocs serve --dirty``,
+started again when the code changes) runs on a free loopback port over a copy of the
+project. After each edit the test waits for MkDocs to say it reloaded the browsers, then
+reads the served folder: a dirty rebuild builds only the pages whose output changes, and
+what it serves is then the same, byte for byte, as a clean build of the edited project.
 """
 
 import os
@@ -12,16 +13,20 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
-from tests.sitebuild import PROJECT, edit, environment
+from tests.sitebuild import PROJECT, build, differing, edit, environment
 
 pytestmark = pytest.mark.serve
 
 LESSON = "lessons/two-heads-separate-projections"
+RELOADED = "Reloading browsers"
+STARTED = "Serving on"
 
 
 def free_port():
@@ -31,93 +36,121 @@ def free_port():
 
 
 class Server:
-    def __init__(self, root):
-        self.port = free_port()
-        command = [sys.executable, "-m", "macros.site.serve", "--livereload", "-a", f"127.0.0.1:{self.port}"]
+    """``python -m macros.site.serve`` over a project; MkDocs' temporary site folder is made
+    under ``temporary`` (TMPDIR), so the test can read what is served."""
+
+    def __init__(self, root, temporary):
+        self.port, self.temporary = free_port(), Path(temporary)
+        self.temporary.mkdir(exist_ok=True)
+        command = [sys.executable, "-m", "macros.site.serve", "-a", f"127.0.0.1:{self.port}"]
+        env = {**environment(strict=False), "TMPDIR": str(self.temporary)}
         self.process = subprocess.Popen(
-            command, cwd=root, env=environment(strict=False), stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+            command, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
         )
+        self.lines = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.process.stdout:
+            self.lines.append(line)
+
+    def count(self, text):
+        return sum(text in line for line in list(self.lines))
+
+    def wait_until(self, text, times, seconds=90):
+        deadline = time.monotonic() + seconds
+        while self.count(text) < times:
+            assert self.process.poll() is None, "the server stopped:\n" + "".join(self.lines)
+            assert time.monotonic() < deadline, f"never saw {text!r} {times} times:\n" + "".join(self.lines)
+            time.sleep(0.1)
+
+    def rebuilt_after(self, change):
+        """Make an edit and wait until MkDocs has rebuilt and reloaded the browsers."""
+        before = self.count(RELOADED)
+        change()
+        self.wait_until(RELOADED, before + 1)
+
+    @property
+    def folder(self):
+        (found,) = self.temporary.glob("mkdocs_*")
+        return found
 
     def page(self, path):
-        url = f"http://127.0.0.1:{self.port}/{path}/"
-        with urllib.request.urlopen(url, timeout=5) as response:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/{path}", timeout=5) as response:
             return response.read().decode("utf-8")
 
-    def wait_for(self, path, text, present=True, seconds=60):
-        """Poll until ``text`` is (or is no longer) on the page; rebuilds take about a second."""
-        deadline, last = time.monotonic() + seconds, ""
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, "the server stopped"
-            try:
-                last = self.page(path)
-                if (text in last) == present:
-                    return last
-            except OSError:
-                pass
-            time.sleep(0.3)
-        raise AssertionError(f"{text!r} {'never appeared' if present else 'never went away'} on {path}")
-
     def stop(self):
-        self.process.terminate()
+        self.process.send_signal(signal.SIGINT)
         try:
-            self.process.wait(timeout=10)
+            self.process.wait(timeout=15)
         except subprocess.TimeoutExpired:
             self.process.kill()
 
 
 @pytest.fixture
-def server(project):
-    running = Server(project)
-    running.wait_for(LESSON, "Two heads with separate projections")
+def server(project, tmp_path):
+    running = Server(project, tmp_path / "temporary")
+    running.wait_until(STARTED, 1)
     yield running
     running.stop()
 
 
-def test_edits_to_fixture_template_and_engine_show_on_reload(server, project):
-    server.wait_for(LESSON, "0.503")
-    edit(project / LESSON / "fixture.yaml", "- [1, 1, -1, 1]", "- [2, 1, -1, 3]")
-    server.wait_for(LESSON, "0.503", present=False)
+def times(folder):
+    return {path.relative_to(folder).as_posix(): path.stat().st_mtime_ns for path in folder.rglob("*.html")}
 
-    edit(project / LESSON / "lesson.md", "## The input", "## The input rows")
-    server.wait_for(LESSON, "The input rows")
 
-    # An engine edit must show without restarting the server: scale by 1/d_k instead.
+def clean_build_as_served(project, server, tmp_path):
+    """The edited project built from nothing, with the served address as its site_url."""
+    config = project / "mkdocs.served.yml"
+    config.write_text(f"INHERIT: mkdocs.yml\nsite_url: http://127.0.0.1:{server.port}/\n", encoding="utf-8")
+    shutil.rmtree(project / ".cache", ignore_errors=True)
+    result = build(project, strict=False, site=tmp_path / "clean", config="mkdocs.served.yml")
+    assert result.returncode == 0, result.output
+    return result.site
+
+
+def test_a_fixture_edit_rebuilds_its_page_and_readers_and_serves_what_a_clean_build_makes(server, project, tmp_path):
+    before = times(server.folder)
+    fixture = project / "lessons/attention-by-hand/fixture.yaml"
+    server.rebuilt_after(lambda: edit(fixture, "[2, -1]", "[2, -1.5]"))
+    after = times(server.folder)
+    changed = sorted(path for path in after if after[path] != before.get(path))
+    # its page, and two-heads-of-dimension-one, which extends its fixture and reads its numbers;
+    # 404.html is written on every build
+    assert changed == [
+        "404.html",
+        "lessons/attention-by-hand/index.html",
+        "lessons/two-heads-of-dimension-one/index.html",
+    ]
+    assert differing(server.folder, clean_build_as_served(project, server, tmp_path)) == []
+
+
+def test_edits_to_template_and_engine_show(server, project, tmp_path):
+    assert "0.503" in server.page(f"{LESSON}/")
+    server.rebuilt_after(lambda: edit(project / LESSON / "lesson.md", "## The input", "## The input rows"))
+    assert "The input rows" in server.page(f"{LESSON}/")
+    # An engine edit starts the server again with the new code: scale by 1/d_k instead.
+    started = server.count(STARTED)
     edit(project / "macros/engine/steps.py", "return 1.0 / np.sqrt(d_k)", "return 1.0 / d_k")
-    server.wait_for(LESSON, "0.500")
+    server.wait_until(STARTED, started + 1)
+    assert "0.500" in server.page(f"{LESSON}/")
+    assert differing(server.folder, clean_build_as_served(project, server, tmp_path)) == []
 
 
 def test_a_mistake_shows_on_the_page_and_the_server_survives(server, project):
     fixture = project / LESSON / "fixture.yaml"
-    edit(fixture, "- [1, 1, -1, 1]", "- [1, 1, -1]")
-    server.wait_for(LESSON, "expected 4 numbers like the first row, got 3")
-    edit(fixture, "- [1, 1, -1]", "- [1, 1, -1, 1]")
-    server.wait_for(LESSON, "0.503")
+    server.rebuilt_after(lambda: edit(fixture, "- [1, 1, -1, 1]", "- [1, 1, -1]"))
+    assert "expected 4 numbers like the first row, got 3" in server.page(f"{LESSON}/")
+    server.rebuilt_after(lambda: edit(fixture, "- [1, 1, -1]", "- [1, 1, -1, 1]"))
+    assert "0.503" in server.page(f"{LESSON}/")
 
 
-def test_the_macros_plugin_keeps_a_stale_module(tmp_path, monkeypatch):
-    """Why macros/site/hooks.py forgets the project's modules on every (re)load of the config.
-
-    mkdocs-macros imports ``module_name`` with importlib.import_module, which hands back
-    the module already in sys.modules: an edited module is not seen again in the same
-    process (``mkdocs serve``) unless it is dropped first. If the plugin ever reloads by
-    itself, the first assertion fails and the workaround can go.
-    """
-    import importlib
-    import inspect
-
-    from mkdocs_macros.plugin import MacrosPlugin
-
-    assert "importlib.import_module(module_name)" in inspect.getsource(MacrosPlugin._load_modules)
-    package = tmp_path / "stale_lessons_probe"
-    package.mkdir()
-    (package / "__init__.py").write_text("VALUE = 1\n", encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    assert importlib.import_module("stale_lessons_probe").VALUE == 1
-    (package / "__init__.py").write_text("VALUE = 2  # edited while serving\n", encoding="utf-8")
-    importlib.invalidate_caches()
-    assert importlib.import_module("stale_lessons_probe").VALUE == 1  # the stale module
-    monkeypatch.delitem(sys.modules, "stale_lessons_probe")  # what the hook does for macros.*
-    assert importlib.import_module("stale_lessons_probe").VALUE == 2
+def test_a_fixture_edit_remakes_the_notebook(server, project):
+    notebook = f"{LESSON}/two-heads-separate-projections.ipynb"
+    assert "[1, 1, -1, 1]" in server.page(notebook)
+    server.rebuilt_after(lambda: edit(project / LESSON / "fixture.yaml", "- [1, 1, -1, 1]", "- [2, 1, -1, 3]"))
+    text = server.page(notebook)
+    assert "[2, 1, -1, 3]" in text and "[1, 1, -1, 1]" not in text
 
 
 @pytest.mark.parametrize(
@@ -164,18 +197,3 @@ def port_answers(port):
     with socket.socket() as s:
         s.settimeout(1)
         return s.connect_ex(("127.0.0.1", port)) == 0
-
-
-def test_a_fixture_edit_remakes_the_notebook(server, project):
-    notebook = f"{LESSON}/two-heads-separate-projections.ipynb"
-
-    def served():
-        url = f"http://127.0.0.1:{server.port}/{notebook}"
-        with urllib.request.urlopen(url, timeout=5) as response:
-            return response.read().decode("utf-8")
-
-    assert "[1, 1, -1, 1]" in served()
-    edit(project / LESSON / "fixture.yaml", "- [1, 1, -1, 1]", "- [2, 1, -1, 3]")
-    server.wait_for(LESSON, "0.503", present=False)  # the page was rebuilt
-    text = served()
-    assert "[2, 1, -1, 3]" in text and "[1, 1, -1, 1]" not in text

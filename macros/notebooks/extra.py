@@ -9,7 +9,7 @@ import re
 
 from macros.errors import LessonError, shown_path
 from macros.notebooks.cells import Cell
-from macros.sources import yamlfile
+from macros.sources import reads, yamlfile
 
 FILE = "notebook.py"
 MARKER = re.compile(r"^# %%(?P<rest>.*)$")
@@ -52,6 +52,6 @@ def parse(text, file):
 def lesson_cells(folder):
     """The cells a lesson adds after its generated notebook, or none without a notebook.py."""
     file = folder / FILE
-    if not file.is_file():
+    if not reads.exists(file):
         return []
     return parse(yamlfile.read_text(file), file)

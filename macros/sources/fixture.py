@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from macros.errors import FixtureError
-from macros.sources import keys_chapter3, keys_chapter4, params, yamlfile
+from macros.sources import keys_chapter3, keys_chapter4, params, reads, yamlfile
 from macros.sources.forms import Fixture, GivenQKV, Projections, SelfAttention
 from macros.sources.found import describe
 
@@ -286,7 +286,7 @@ def merged_data(file, seen=()):
         return data
     parent = data.pop("extends")
     parent_file = Path(file).parent.parent / str(parent) / "fixture.yaml"
-    if not isinstance(parent, str) or not parent_file.is_file():
+    if not isinstance(parent, str) or not reads.exists(parent_file):
         raise FixtureError(
             file, "extends", "the folder name of another lesson that has a fixture.yaml", describe(parent), _line(file)
         )

@@ -12,15 +12,34 @@ FIELDS = {"title", "decimals", "kind", "minutes", "requires", "optional", "summa
 KINDS = ("worked example", "derivation")
 
 
+def bounds(text):
+    """(start of the closing '---' line, end of the block) of the front matter, or None.
+
+    The block is the YAML between a first line '---' and the next line that starts with
+    '---': the book's own definition, for lessons and for the other pages alike.
+    """
+    if not text.startswith("---"):
+        return None
+    closing = text.find("\n---", 3)
+    if closing < 0:
+        return None
+    end = text.find("\n", closing + 4)
+    return closing, len(text) if end < 0 else end + 1
+
+
 def split(text):
     """(front matter text, the rest) of a template, or (None, text) without a front matter block."""
-    if not text.startswith("---"):
+    found = bounds(text)
+    if found is None:
         return None, text
-    end = text.find("\n---", 3)
-    if end < 0:
-        return None, text
-    close = text.find("\n", end + 4)
-    return text[3:end], text[close + 1 :] if close >= 0 else ""
+    closing, end = found
+    return text[3:closing], text[end:]
+
+
+def blanked(text):
+    """The template with its front matter replaced by as many empty lines: line numbers hold."""
+    found = bounds(text)
+    return text if found is None else "\n" * text[: found[1]].count("\n") + text[found[1] :]
 
 
 def read(template):
@@ -28,10 +47,10 @@ def read(template):
     text = yamlfile.read_text(template)
     if not text.startswith("---"):
         raise SourceError(template, "front matter", "a block between '---' lines at the top", "none")
-    end = text.find("\n---", 3)
-    if end < 0:
+    if bounds(text) is None:
         raise SourceError(template, "front matter", "a closing '---' line", "none")
-    meta = yamlfile.parse(text[3:end], template, first_line=1) or {}
+    front, _ = split(text)
+    meta = yamlfile.parse(front, template, first_line=1) or {}
     if not isinstance(meta, dict):
         raise SourceError(template, "front matter", "a mapping of fields", describe(meta))
     check(template, meta)

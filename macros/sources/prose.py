@@ -9,6 +9,8 @@ not starting with 0) pass. The build runs it on every lesson; the tests on every
 
 import re
 
+from macros.sources import front_matter
+
 TYPED_DECIMAL = re.compile(r"(?<![\w.])(?:-?\d+\.\d{2,}|-?0\.\d+)")
 JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
 CODE = re.compile(r"^```.*?^```|`[^`\n]+`", re.S | re.M)  # examples in the author guide
@@ -31,8 +33,23 @@ def _blank(match):
 
 def typed_decimals(text):
     """(line, number) for each decimal typed outside Jinja code and front matter."""
-    if text.startswith("---"):
-        end = text.find("\n---", 3)
-        text = "\n" * text[:end].count("\n") + text[end:] if end > 0 else text
+    text = front_matter.blanked(text)
     prose = CODE.sub(_blank, JINJA.sub(_keep_strings, text))
     return [(n, m.group()) for n, line in enumerate(prose.splitlines(), 1) for m in TYPED_DECIMAL.finditer(line)]
+
+
+NAMED = 10  # typed numbers named after the first; a pasted table is counted beyond that
+
+
+def typed_numbers_message(name, text):
+    """The message refusing the decimals typed in a lesson's prose, each named, or None.
+
+    Every one is named (up to ``NAMED`` after the first), so that one build shows them all."""
+    found = typed_decimals(text)
+    if not found:
+        return None
+    (line, number), others = found[0], found[1:]
+    named = [f"{n} on line {at}" for at, n in others[:NAMED]]
+    named += [f"{len(others) - NAMED} more"] if len(others) > NAMED else []
+    also = f" (also {', '.join(named)})" if others else ""
+    return f"{name}:{line}: typed number {number}; show it with a helper{also}"

@@ -4,7 +4,7 @@ The navigation, the home page's track map, each lesson's facts line and its
 prerequisite links all come from here, so they cannot disagree with each other.
 """
 
-import functools
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +29,10 @@ class Entry:
     def src(self):
         return lessons.src_uri(self.slug)
 
+    def as_data(self):
+        """The entry as plain data: what the pages show of it (its place and front matter)."""
+        return dataclasses.asdict(self)
+
 
 def read_chapters(path):
     """The chapters of track.yaml: a list of {title, lessons}, nothing else."""
@@ -49,19 +53,9 @@ def read_chapters(path):
 
 
 def load(root=lessons.LESSONS):
-    """Entries in track order; every lesson folder listed once, prerequisites listed earlier.
-
-    The nav (a hook) and the pages (the macros plugin) both need the track in one build;
-    it is read once as long as none of its files has changed.
-    """
+    """(chapter titles, entries in track order); every lesson folder listed once,
+    prerequisites listed earlier."""
     root = Path(root)
-    files = [root / "track.yaml", *(folder / lessons.LESSON_FILE for folder in lessons.folders(root))]
-    stamps = tuple((str(file), file.stat().st_mtime_ns) for file in files if file.exists())
-    return _load(root, stamps)
-
-
-@functools.lru_cache(maxsize=4)
-def _load(root, stamps):
     path = root / "track.yaml"
     chapters = read_chapters(path)
     folders = {folder.name for folder in lessons.folders(root)}
@@ -86,6 +80,6 @@ def _load(root, stamps):
 
 
 def nav(root=lessons.LESSONS):
-    """The chapters as MkDocs nav entries."""
+    """The chapters as MkDocs nav entries, each lesson under its title."""
     titles, entries = load(root)
-    return [{title: [e.src for e in entries if e.chapter == c]} for c, title in enumerate(titles, 1)]
+    return [{title: [{e.title: e.src} for e in entries if e.chapter == c]} for c, title in enumerate(titles, 1)]

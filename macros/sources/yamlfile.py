@@ -11,6 +11,7 @@ from pathlib import Path
 import yaml
 
 from macros.errors import SourceError
+from macros.sources import reads
 
 
 class _StrictLoader(yaml.SafeLoader):
@@ -58,7 +59,7 @@ _FastStrictLoader.add_constructor("tag:yaml.org,2002:int", _whole_number)
 def read_text(file, error=SourceError):
     """A UTF-8 text file, or an ``error`` (a SourceError) saying why it could not be read."""
     try:
-        return Path(file).read_text(encoding="utf-8")
+        return reads.read_bytes(file).decode("utf-8")
     except OSError as problem:
         raise error(file, "", "a readable file", problem.strerror or str(problem)) from None
     except UnicodeDecodeError as problem:

@@ -1,0 +1,82 @@
+"""The search index as a reader would search it: formulas as their plain reading, and whole
+under ``make serve``'s partial rebuilds.
+
+The search plugin indexes each page's HTML before the math is typeset, so a formula is
+still its TeX source between arithmatex's delimiters (``\\(…\\)``, ``\\[…\\]``).
+``readable_index`` rewrites the written index with each formula in plain text
+(pylatexenc's ``LatexNodes2Text``): ``a \\approx [0.6090, 0.0730]`` becomes
+``a ≈[0.6090, 0.0730]``, a matrix ``[ 1 0; 0 1 ]``.
+
+A dirty rebuild (``macros.site.serving``) indexes only the pages it builds; the other pages
+keep their entries from the index it replaces, and every page stays in the site's order, so
+the index is the one a full build writes.
+"""
+
+import html
+import json
+import re
+from pathlib import Path
+
+from pylatexenc.latex2text import LatexNodes2Text
+
+TEX = re.compile(r"\\\((?P<inline>.*?)\\\)|\\\[(?P<display>.*?)\\\]", re.S)
+_plain = LatexNodes2Text(math_mode="text")
+
+
+def readable(tex):
+    """A formula's TeX (as the index holds it, HTML-escaped) as plain text, escaped again."""
+    text = _plain.latex_to_text(html.unescape(tex))
+    return html.escape(" ".join(text.split()), quote=False)
+
+
+def with_plain_math(text):
+    return TEX.sub(lambda m: readable(m["inline"] if m["inline"] is not None else m["display"]), text)
+
+
+def index_file(site_dir):
+    return Path(site_dir) / "search" / "search_index.json"
+
+
+def read(site_dir):
+    """The index a build wrote, or None."""
+    try:
+        return json.loads(index_file(site_dir).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def page_of(location):
+    return location.split("#", 1)[0]
+
+
+def readable_index(site_dir, earlier=None, pages=()):
+    """Rewrite the index with plain math. After a partial rebuild, ``earlier`` is the index
+    it replaced and ``pages`` is [(page address, rebuilt or not)] in site order: a rebuilt
+    page gets this build's entries, the others keep their earlier ones."""
+    data = read(site_dir)
+    if data is None:
+        return
+    for doc in data["docs"]:
+        doc["title"], doc["text"] = with_plain_math(doc["title"]), with_plain_math(doc["text"])
+    if earlier is not None:
+        data["docs"] = merged(data["docs"], earlier["docs"], pages)
+    index_file(site_dir).write_text(json.dumps(data, separators=(",", ":"), default=str), encoding="utf-8")
+
+
+def last_runs(docs):
+    """page address -> its entries from the last run of consecutive entries for that page.
+
+    The search plugin keeps the entries of pages a partial rebuild skips and adds the
+    rebuilt pages' entries after them, so a page's last run is its newest."""
+    runs, current = {}, None
+    for doc in docs:
+        page = page_of(doc["location"])
+        if page != current:
+            runs[page], current = [], page
+        runs[page].append(doc)
+    return runs
+
+
+def merged(fresh, earlier, pages):
+    fresh, earlier = last_runs(fresh), last_runs(earlier)
+    return [doc for url, rebuilt in pages for doc in (fresh if rebuilt else earlier).get(url, [])]
