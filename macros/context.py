@@ -1,13 +1,17 @@
-"""What a lesson template can name: its fixture, its trace and helpers bound to its decimals.
+"""Every name a page's template sees, from one registry (``macros.registry``) that refuses a
+name defined twice.
 
 This module only names things; what a name does lives where its job is (numbers and
-figures in ``macros.render``, claims in ``macros.claims``, variants in the engine).
+figures in ``macros.render``, claims in ``macros.claims``, facts in ``macros.facts``, a
+layer computed another way in ``macros.whatif``). Each group below, and each concept
+module's ``names``, is registered as a whole, so the registry can say where a name is written.
 """
 
 import numpy as np
 
-from macros import claims, context_chapter3, explain, facts, glossary, whatif
+from macros import claims, encodings, explain, facts, glossary, scaling, whatif
 from macros.engine import fused, steps, variants
+from macros.registry import Registry
 from macros.render import (
     arithmetic,
     cost_chart,
@@ -30,15 +34,16 @@ def and_list(items):
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def helpers(places):
-    """Formatting helpers for one precision; every number in a lesson passes through these."""
+def formatting(places):
+    """Numbers as the page shows them, at one precision: every number in a lesson passes
+    through these, and so do the relations and winners judged on the numbers as shown."""
     return {
         "num": lambda x: numbers.format_number(x, places),
         "nums": lambda v: tables.joined(v, places),
         "tex": lambda x: latex.number(x, places),
         "vec": lambda v: latex.vector(v, places),
         "mat": lambda M: latex.matrix(M, places),
-        "masked_mat": lambda M, visible, hidden="0": latex.masked_matrix(M, visible, places, hidden),
+        "masked_mat": lambda M, visible: latex.masked_matrix(M, visible, places),
         "masked_vec": lambda v, visible, hidden=r"-\infty": latex.masked_vector(v, visible, places, hidden),
         "tensor": lambda T, stacked=False: tensors.tensor(T, places, stacked),
         "dots": lambda q, k: latex.dot_expansion(q, k, places),
@@ -71,7 +76,7 @@ def helpers(places):
     }
 
 
-def widget_helpers(lesson):
+def lesson_widgets_of(lesson):
     """Figures and interactive parts, bound to this lesson's trace, labels and decimals."""
     return {
         "bars": lambda h, row, title: lesson_widgets.bars(lesson, h, row, title),
@@ -95,40 +100,24 @@ def widget_helpers(lesson):
     }
 
 
-def lesson_names(lesson):
-    """Everything a lesson page's template sees, by name, beyond the site's names."""
-    trace = lesson.trace
-    names = {
-        **widget_helpers(lesson),
+def lesson_values(lesson):
+    """The lesson itself: its numbers, its computed layer and the claim block."""
+    return {
         "lesson": lesson,
         "fixture": lesson.fixture,
-        "trace": trace,
-        "heads": trace.heads,
+        "trace": lesson.trace,
+        "heads": lesson.trace.heads,
         "tokens": lesson.fixture.key_labels,
         "claim": claims.claim,
-        **helpers(lesson.decimals),
-        # The steps of generation (chapter 4): None unless the fixture asks for them.
+        # The steps of generation: None unless the fixture asks for them.
         "generation": lesson.generation,
         "params": lesson.fixture.params,  # either form (Q, K, V given directly too)
     }
-    # Named facts (macros/facts.py) and the shared step partials (macros/explain/).
-    names.update(facts.names(lesson.decimals))
-    names.update(context_chapter3.names(lesson.decimals))
-    names["explain"] = explain.partials({**site_context(), **names})
-    names.update(lesson.meta)
-    return names
 
 
-def site_names(lessons):
-    """What every page's template sees: the site's helpers and the book's lessons, by slug."""
-    return {**site_context(), "lessons": lessons}
-
-
-def site_context():
-    """Helpers every page may use, lesson or not."""
+def comparisons():
+    """Claims' vocabulary with an explicit tolerance, and the small sums a claim compares."""
     return {
-        "argmax": claims.argmax,
-        "argmin": claims.argmin,
         "roughly_equal": claims.roughly_equal,
         "differ_by_more_than": claims.differ_by_more_than,
         "each_differs_by_more_than": claims.each_differs_by_more_than,
@@ -136,26 +125,66 @@ def site_context():
         "dot": lambda a, b: np.dot(np.asarray(a, float), np.asarray(b, float)),
         "exp": lambda v: np.exp(np.asarray(v, float)),
         "sum_and_difference": lambda a, b: np.concatenate([np.add(a, b), np.subtract(a, b)]),
-        # Variants of a computed layer (head order, W_O's row blocks, head-averaged map).
+        "visible_part": lambda values, visible: np.asarray(values)[np.asarray(visible, dtype=bool)],
+    }
+
+
+def layer_variants():
+    """A computed layer read another way: head order, W_O's row blocks, the head average,
+    fused projections and batched heads as code runs them, and what the heads cost."""
+    return {
         "output_projection": steps.output_projection,
         "row_blocks": variants.row_blocks,
         "head_contributions": variants.head_contributions,
         "reorder_heads": variants.reorder_heads,
-        "with_scale": whatif.with_scale,
-        "without_mask": whatif.without_mask,
-        "as_causal": whatif.causal,
-        "visible_part": lambda values, visible: np.asarray(values)[np.asarray(visible, dtype=bool)],
         "reorder_row_blocks": variants.reorder_row_blocks,
         "head_average": variants.head_average,
-        # The same layer computed the way code runs it: fused projections, batched heads.
         "fused_attention": fused.run,
         "torch_layout": fused.torch_layout,
         "shape": tensors.shape,
         "head_cost_table": head_costs.table,
         "head_cost_rows": head_costs.rows,
-        "positions": claims.positions_of_largest,
+    }
+
+
+def words():
+    """The book's symbols and lists in prose."""
+    return {
         "and_list": and_list,
         "sym": glossary.sym,
         "glossary": glossary.GLOSSARY,
         "glossary_table": glossary.table,
     }
+
+
+def site_registry():
+    """The names every page sees, lesson or not."""
+    registry = Registry()
+    for group in (words, comparisons, layer_variants, whatif.names):
+        registry.add(group, group())
+    return registry
+
+
+def page_names(extra):
+    """What a page that is not a lesson sees: the site's names and ``extra`` (the book's
+    own: the lessons by slug, the track map), given as {group function: its names}."""
+    registry = site_registry()
+    for group, values in extra.items():
+        registry.add(group, values)
+    return registry.names
+
+
+def lesson_names(lesson, env, extra=None):
+    """Everything a lesson page's template sees, by name; ``env`` loads the shared partials."""
+    registry = site_registry()
+    places = lesson.decimals
+    registry.add(formatting, formatting(places))
+    for group in (facts.names, scaling.names, encodings.names):
+        registry.add(group, group(places))
+    registry.add(lesson_widgets_of, lesson_widgets_of(lesson))
+    registry.add(lesson_values, lesson_values(lesson))
+    for group, values in (extra or {}).items():
+        registry.add(group, values)
+    registry.add(f"lessons/{lesson.slug}/lesson.md: front matter", lesson.meta)
+    registry.add(explain.partials, {"explain": explain.partials(env, registry.names)})
+    return registry.names

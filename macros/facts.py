@@ -60,6 +60,16 @@ def all_differ(*pairs):
     return all(not equal(a, b) for a, b in pairs)
 
 
+def hidden_weights_are_zero(head):
+    """Every weight the mask hides is exactly 0.0, not merely small."""
+    return bool(np.all(head.weights[~head.visible] == 0.0))
+
+
+def rows_sum_to_one(head, tolerance=1e-12):
+    """Each query's weights add up to one over the keys it sees."""
+    return bool(np.all(np.abs(head.weights.sum(axis=1) - 1.0) <= tolerance))
+
+
 def sees_every_key(head, row):
     """No key is masked for this query row."""
     return bool(np.asarray(head.visible[row]).all())
@@ -162,6 +172,8 @@ def names(places):
         "same_projection": same_projection,
         "all_differ": all_differ,
         "sees_every_key": sees_every_key,
+        "hidden_weights_are_zero": hidden_weights_are_zero,
+        "rows_sum_to_one": rows_sum_to_one,
         "hidden_keys": hidden_keys,
         "mixes_coordinates": mixes_coordinates,
         "is_sum_and_difference": is_sum_and_difference,

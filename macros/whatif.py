@@ -1,7 +1,10 @@
-"""A head's last steps rerun with one thing changed, for the questions a lesson asks of its
-own numbers ("what if this head used the single head's scale?"). Only the engine's steps
-compute; this module chooses which ones to repeat.
+"""A lesson's layer computed again with one thing changed, for the questions a lesson asks of
+its own numbers ("what if this head used the single head's scale?", "and with a causal
+mask?", "and with the tokens in another order?"). Only the engine's steps compute; this
+module chooses what to repeat.
 """
+
+import dataclasses
 
 import numpy as np
 
@@ -29,3 +32,39 @@ def causal(head):
     seen = head.visible & steps.visibility(n_q, n_k, causal=True)  # (n_q, n_k)
     weights = steps.stable_softmax(head.scaled, seen).weights  # (n_q, n_k)
     return weights, steps.weigh_values(weights, head.V)  # (n_q, d_v)
+
+
+def changed(fixture, **changes):
+    """The same lesson's numbers with some fields changed, not yet computed."""
+    return dataclasses.replace(fixture, **changes)
+
+
+def recomputed(fixture, **changes):
+    """The same lesson's layer with some fields changed: causal=True, positions=None, X=...
+
+    Labels follow a change of X's rows only when given; the numbers are the engine's.
+    """
+    return dataclasses.replace(fixture, **changes).run()
+
+
+def take_rows(M, order):
+    """The rows of M in ``order``, counted from 1 as the lessons count positions."""
+    return np.asarray(M)[[i - 1 for i in order]]
+
+
+def permuted(fixture, order):
+    """The layer on X's rows taken in ``order`` (counted from 1), labels following their rows."""
+    labels = tuple(take_rows(fixture.query_labels, order)) if fixture.query_labels else ()
+    return recomputed(fixture, X=take_rows(fixture.X, order), query_labels=labels, key_labels=labels)
+
+
+def names():
+    return {
+        "with_scale": with_scale,
+        "without_mask": without_mask,
+        "as_causal": causal,
+        "changed": changed,
+        "recomputed": recomputed,
+        "permuted": permuted,
+        "take_rows": take_rows,
+    }

@@ -90,3 +90,11 @@ def page(slug):
 def notebook(slug):
     """The bytes of lesson ``slug``'s notebook."""
     return notebook_bytes(lesson(slug))
+
+
+def names(loaded):
+    """What the page of a computed lesson's template sees, by name."""
+    from macros import context
+
+    shared = book()
+    return context.lesson_names(loaded, shared.environment, {shared.book_names: shared.book_names()})

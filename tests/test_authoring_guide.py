@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from macros import context, missing
+from macros import missing
 from macros.sources import front_matter
 from tests import computed
 
@@ -32,10 +32,10 @@ def template_names():
     """(name as the guide must write it, where it comes from) for everything a template can use."""
     self_attention = computed.lesson("tracing-two-heads")
     direct = computed.lesson("attention-by-hand")
-    names = context.lesson_names(self_attention)
+    names = computed.names(self_attention)
     wanted = []
-    for name, value in {**context.site_context(), **names}.items():
-        if name == "explain":
+    for name, value in names.items():
+        if name == "explain" or name in self_attention.meta:
             continue
         wanted.append((f"{name}(" if callable(value) else name, "macros/context.py"))
     wanted += [("lessons[", "macros/pages/book.py"), ("track_map(", "macros/pages/book.py")]

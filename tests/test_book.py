@@ -5,10 +5,13 @@ is the same code the site and ``python -m macros render`` call) and asserts the 
 located line. tests/test_site.py shows that a build stops with the same line.
 """
 
+import shutil
+
 import pytest
 
 from macros.pages.book import Book, PageError
-from tests.sitebuild import copy_project, edit
+from tests import computed
+from tests.sitebuild import PROJECT, edit
 
 SLUG = "attention-by-hand"
 SRC = f"lessons/{SLUG}/lesson.md"
@@ -16,13 +19,15 @@ SRC = f"lessons/{SLUG}/lesson.md"
 
 @pytest.fixture
 def copied(tmp_path):
-    """A copy of the project's sources to break (rendered in this process, never built)."""
-    return copy_project(tmp_path)
+    """A copy of the project's lessons to break (rendered in this process, never built)."""
+    shutil.copytree(PROJECT / "lessons", tmp_path / "lessons", ignore=shutil.ignore_patterns("__pycache__"))
+    return tmp_path
 
 
 def render(copied, slug=SLUG):
+    """The page as a build renders it; a lesson whose numbers are unchanged is not computed again."""
     src = f"lessons/{slug}/lesson.md"
-    return Book(copied, cache=False).render(src, copied / src).markdown
+    return computed.book_over(copied).render(src, copied / src).markdown
 
 
 def line_of(path, text):

@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 import numpy as np
 import pytest
 
-from macros import engine, lessons
+from macros import lessons
 from macros.engine import steps, variants
 from macros.render.numbers import format_values
 from tests import sitebuild
@@ -329,7 +329,7 @@ def test_a_projection_edit_redraws_heat_maps_as_numpy_computes_them(reader, benc
     places = lesson.decimals
     W_Q = np.array([[-1.0], [0.25]])
     heads = (lesson.fixture.heads[0], dataclasses.replace(lesson.fixture.heads[1], W_Q=W_Q))
-    computed = engine.run(dataclasses.replace(lesson.fixture, heads=heads))
+    computed = dataclasses.replace(lesson.fixture, heads=heads).run()
     assert not np.allclose(computed.heads[1].weights, lesson.trace.heads[1].weights)
 
     page = reader.open()

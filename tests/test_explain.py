@@ -5,7 +5,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from macros import context
+from macros import explain as shared_partials
 from macros.errors import ClaimError
 from tests import computed
 
@@ -17,7 +17,7 @@ def seed_lesson():
 
 
 def explain(lesson):
-    return context.lesson_names(lesson)["explain"]
+    return computed.names(lesson)["explain"]
 
 
 def test_softmax_for_one_row_shows_shift_exponentials_sum_and_weights(seed_lesson):
@@ -48,9 +48,8 @@ def test_a_claim_inside_a_partial_fails(seed_lesson):
     forged = dataclasses.replace(head, V=head.V + 1)
     heads = (forged, *seed_lesson.trace.heads[1:])
     trace = dataclasses.replace(seed_lesson.trace, heads=heads)
-    names = context.lesson_names(seed_lesson)
-    names.update(heads=heads, trace=trace)
-    steps = context.explain.partials({**context.site_context(), **names})
+    names = {**computed.names(seed_lesson), "heads": heads, "trace": trace}
+    steps = shared_partials.partials(computed.book().environment, names)
     with pytest.raises(ClaimError, match="the three results coincide"):
         str(steps.projections(forged))
 

@@ -1,4 +1,4 @@
-"""The browser twin with chapter 3's keys (docs/assets/js/sequence.js) against numpy
+"""The browser twin with the sequence keys (docs/assets/js/sequence.js) against numpy
 (macros/engine/sequence.py): the same layer to 1e-9 on seeded fixtures that use a source,
 valid lengths and positions, and the same words for each mistake in the new keys.
 `make test-fast` compares a sample of the drawn fixtures, one of each kind (tests/sweeps.py)."""
@@ -8,7 +8,6 @@ import copy
 import numpy as np
 import pytest
 
-from macros import engine
 from macros.engine.trace import to_dict
 from macros.sources import fixture
 from tests.nodejs import run_node
@@ -73,8 +72,7 @@ def runs(tmp_path_factory):
         loaded = {name: fixture.validate(folder / name / "fixture.yaml", copy.deepcopy(CASES[name])) for name in names}
         twins = run_node("run_trace.mjs", [fx.to_plain() for fx in loaded.values()])
         return {
-            name: (to_dict(engine.run(fx)), twin["trace"])
-            for (name, fx), twin in zip(loaded.items(), twins, strict=True)
+            name: (to_dict(fx.run()), twin["trace"]) for (name, fx), twin in zip(loaded.items(), twins, strict=True)
         }
 
     return SWEEP.results(compute)

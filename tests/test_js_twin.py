@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 import yaml
 
-from macros import engine, lessons, twin_contract
+from macros import lessons, twin_contract
 from macros.engine import variants
 from macros.engine.trace import HEAD_FIELDS, LAYER_FIELDS, HeadTrace, Trace, to_dict
 from macros.errors import FixtureError
@@ -264,7 +264,7 @@ def runs(tmp_path_factory):
         loaded = {name: load_case(folder, name) for name in names}
         plains = {name: fx.to_plain() for name, fx in loaded.items()}
         twins = run_node("run_trace.mjs", list(plains.values()))
-        return {name: (plains[name], engine.run(loaded[name]), twin) for name, twin in zip(plains, twins, strict=True)}
+        return {name: (plains[name], loaded[name].run(), twin) for name, twin in zip(plains, twins, strict=True)}
 
     return SWEEP.results(compute)
 
@@ -410,7 +410,7 @@ def overflow_runs(tmp_path_factory):
         for i, (name, (data, _)) in enumerate(OVERFLOWS.items())
     }
     with np.errstate(over="ignore", invalid="ignore"):
-        traces = {name: engine.run(fx) for name, fx in loaded.items()}
+        traces = {name: fx.run() for name, fx in loaded.items()}
     twins = run_node("run_trace.mjs", [fx.to_plain() for fx in loaded.values()])
     return {name: (traces[name], twin, loaded[name]) for name, twin in zip(loaded, twins, strict=True)}
 

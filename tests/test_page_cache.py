@@ -6,6 +6,8 @@ which pages it still has (``Book.kept``). tests/test_cache_identity.py checks th
 real builds, byte for byte.
 """
 
+import shutil
+
 import pytest
 
 from macros.pages import environment
@@ -36,11 +38,18 @@ def kept(root, slugs=PAGES, docs=("index.md",)):
     return {slug for slug in slugs if book.kept(src(slug)) is not None} | {p for p in docs if book.kept(p)}
 
 
-@pytest.fixture
-def rendered(tmp_path):
-    root = copy_project(tmp_path)
+@pytest.fixture(scope="module")
+def rendered_once(tmp_path_factory):
+    root = copy_project(tmp_path_factory.mktemp("rendered"))
     render_all(root)
     return root
+
+
+@pytest.fixture
+def rendered(rendered_once, tmp_path):
+    """A copy of the project whose pages (and cache) a build made."""
+    shutil.copytree(rendered_once, tmp_path / "project")
+    return tmp_path / "project"
 
 
 def test_nothing_changed_every_page_is_kept(rendered):
@@ -57,8 +66,8 @@ def test_a_fixture_makes_its_page_the_pages_extending_it_and_those_reading_it_ag
     assert kept(rendered) == {TWO_HEADS, "index.md"}
 
 
-def test_a_partial_included_from_the_lessons_folder(tmp_path):
-    root = copy_project(tmp_path)
+def test_a_partial_included_from_the_lessons_folder(rendered):
+    root = rendered
     (root / "lessons" / "shared").mkdir()
     (root / "lessons" / "shared" / "aside.md").write_text("An aside.\n", encoding="utf-8")
     edit(root / src(TWO_HEADS), "## The input", '## The input\n\n{% include "lessons/shared/aside.md" %}')

@@ -11,7 +11,6 @@ import functools
 import numpy as np
 import pytest
 
-from macros import engine
 from macros.engine.trace import LAYER_FIELDS, JsonView, Trace, to_dict
 from macros.errors import FixtureError
 from macros.practice import build as practice_build
@@ -61,7 +60,7 @@ def variant_of(path, n):
 
 
 def numpy_trace(fixture):
-    return engine.run(validate("variant.yaml", fixture))
+    return validate("variant.yaml", fixture).run()
 
 
 def mix32_numpy(z):

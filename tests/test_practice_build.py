@@ -15,7 +15,7 @@ import shutil
 
 import pytest
 
-from macros import engine, lessons
+from macros import lessons
 from macros.engine.trace import to_dict
 from macros.errors import FixtureError
 from macros.practice import build, check, generator
@@ -30,7 +30,7 @@ COUNT = 50
 
 
 def numpy_at(fixture, path):
-    return generator.resolve_trace(to_dict(engine.run(validate("variant.yaml", fixture))), path)
+    return generator.resolve_trace(to_dict(validate("variant.yaml", fixture).run()), path)
 
 
 def copy_lessons(tmp_path, *slugs):

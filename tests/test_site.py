@@ -11,7 +11,6 @@ import shutil
 import numpy as np
 import pytest
 
-from macros import engine
 from macros.notebooks import slug_file_name
 from macros.sources import fixture
 from tests.sitebuild import build, edit
@@ -133,5 +132,5 @@ def test_a_forgiving_build_shows_every_mistake_on_its_page(project):
 
 
 def test_numpy_is_float64_everywhere():
-    trace = engine.run(fixture.load(f"{LESSON}/fixture.yaml"))
+    trace = fixture.load(f"{LESSON}/fixture.yaml").run()
     assert all(head.weights.dtype == np.float64 for head in trace.heads)

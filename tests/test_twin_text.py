@@ -28,7 +28,7 @@ from html import unescape
 import numpy as np
 import pytest
 
-from macros import context, engine, lessons
+from macros import context, lessons
 from macros.engine.trace import HEAD_FIELDS, LAYER_FIELDS, MASK, MASKED, HeadTrace, Trace
 from macros.render import lesson_widgets, numbers
 from macros.sources import fixture
@@ -83,7 +83,7 @@ def bound_elements(html):
 
 def lab_html(lesson, fields):
     """Every widget a lab can hold, drawn by the build's helpers over every bindable path of ``fields``."""
-    helpers = context.widget_helpers(lesson)
+    helpers = context.lesson_widgets_of(lesson)
     trace = lesson.trace
     parts = [helpers["maps"]()]
     paths = [f.name for f in LAYER_FIELDS] + ["average"]
@@ -120,7 +120,7 @@ def drawn_lessons(folder, names):
         if name in CASES:
             loaded = fixture.load(write_yaml(CASES[name], folder / name))
             meta = {"decimals": list(CASES).index(name) % 6}
-            found.append(lessons.Lesson(name, folder / name, meta, loaded, engine.run(loaded)))
+            found.append(lessons.Lesson(name, folder / name, meta, loaded, loaded.run()))
         else:
             found.append(computed.lesson(name))
     return found

@@ -4,7 +4,7 @@ Every intermediate a lesson shows is computed here and kept in a named ``Trace``
 page can quote any step without recomputing it.
 """
 
-from macros.engine.attention import run, self_attention, split_attention
+from macros.engine.attention import self_attention, split_attention
 from macros.engine.trace import HeadTrace, Trace
 
-__all__ = ["HeadTrace", "Trace", "run", "self_attention", "split_attention"]
+__all__ = ["HeadTrace", "Trace", "self_attention", "split_attention"]

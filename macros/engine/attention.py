@@ -64,8 +64,3 @@ def split_attention(Q, K, V, n_heads=1, causal=False, W_O=None):
     """Queries, keys and values given directly, cut into n_heads equal column slices."""
     slices = zip(*(split_columns(M, n_heads) for M in (Q, K, V)), strict=True)
     return combine([attend(q, k, v, causal) for q, k, v in slices], W_O)
-
-
-def run(fixture):
-    """A validated fixture's whole layer, whichever form the fixture is written in: the form knows."""
-    return fixture.run()

@@ -1,4 +1,4 @@
-"""One layer with chapter 3's additions: a separate source, padding, and positions.
+"""One layer with the sequence keys: a separate source, padding, and positions.
 
 The steps themselves live in ``masks``, ``cross`` and ``positions``; this module only puts
 them in the order a layer runs them, and keeps what they make under the names a lesson

@@ -1,29 +1,17 @@
 """The shared step partials: attention's standard explanations, written once in
 ``steps.md.j2`` and called from a lesson by name, as ``{{ explain.softmax(head, row) }}``.
 
-The words live in the Jinja file, next to the lessons' own prose; this module only loads it
-and binds it to one lesson's helpers, so every number goes through the same ``num``, ``vec``
-and ``mat`` (and the same decimals) as the lesson's text. A claim inside a partial fails the
-build like one in the lesson, located at the lesson line that called the partial.
+The words live in the Jinja file, next to the lessons' own prose; this module only loads it,
+through the pages' own environment, and binds it to one lesson's helpers, so every number
+goes through the same ``num``, ``vec`` and ``mat`` (and the same decimals) as the lesson's
+text. A claim inside a partial fails the build like one in the lesson, located at the lesson
+line that called the partial.
 """
 
-from pathlib import Path
-
-import jinja2
-
-FOLDER = Path(__file__).parent
-
-# One environment for the process: the loader recompiles the file when it changes on disk, so
-# `mkdocs serve` shows edits to the partials like edits to a lesson.
-_ENV = jinja2.Environment(
-    loader=jinja2.FileSystemLoader(FOLDER),
-    undefined=jinja2.StrictUndefined,
-    keep_trailing_newline=False,
-    autoescape=False,
-)
+TEMPLATE = "macros/explain/steps.md.j2"
 
 
-def partials(names):
+def partials(env, names):
     """The partials bound to a lesson's names (its trace, heads and formatting helpers)."""
     heads = names["heads"]
 
@@ -38,4 +26,4 @@ def partials(names):
         return names["fixture"].heads[next(i for i, h in enumerate(heads) if h is head)]
 
     extra = {"head_number": head_number, "projections_of": projections_of}
-    return _ENV.get_template("steps.md.j2").make_module(vars={**names, **extra})
+    return env.get_template(TEMPLATE).make_module(vars={**names, **extra})

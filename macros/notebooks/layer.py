@@ -35,7 +35,7 @@ class Layer:
     causal: bool
     has_W_O: bool
     heads: tuple  # of Head
-    # Chapter 3's keys (macros/notebooks/sequence.py): keys and values from a source, a
+    # The sequence keys (macros/notebooks/sequence.py): keys and values from a source, a
     # valid length (the batch's lengths when several), position encodings.
     has_source: bool = False
     key_length: int | None = None

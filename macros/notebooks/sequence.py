@@ -1,4 +1,4 @@
-"""The notebook's share of chapter 3's keys: a source, valid lengths and positions.
+"""The notebook's share of the sequence keys: a source, valid lengths and positions.
 
 A lesson written with ``source``, ``key_length`` or ``positions`` gets, in its notebook:
 the source's rows (keys and values are projected from them), the sinusoidal encodings
@@ -12,7 +12,7 @@ from macros.notebooks.cells import code, markdown
 
 
 def layer_fields(fixture):
-    """The fields Layer takes from chapter 3's keys; none for the other forms."""
+    """The fields Layer takes from the sequence keys; none for the other forms."""
     lengths = getattr(fixture, "key_lengths", ())
     positions = getattr(fixture, "positions", None) or {}
     return {

@@ -99,13 +99,10 @@ class Book:
 
     @property
     def environment(self):
-        """The pages' Jinja environment with every name a template sees, made when the first
-        page is rendered (a build whose pages all come from the cache never loads them)."""
+        """The pages' Jinja environment, made when the first page is rendered (a build whose
+        pages all come from the cache never makes it)."""
         if self._environment is None:
-            from macros import context
-
             self._environment = environment.environment(self.root)
-            self._environment.globals.update(context.site_names(self.lessons))
         return self._environment
 
     @property
@@ -170,12 +167,24 @@ class Book:
         made = self.render(folders.src_uri(slug), self.folders[slug] / folders.LESSON_FILE)
         return made.files["notebook"].encode("utf-8")
 
-    def _page(self, src_uri, path, meta):
+    def book_names(self):
+        """The book's own names: the other lessons, by slug."""
+        return {"lessons": self.lessons}
+
+    def track_names(self, src_uri):
+        """The track map, with links relative to the page at ``src_uri``."""
         from macros.render import track as track_render
 
+        return {"track_map": lambda: track_render.track_map(self.titles, list(self.entries.values()), src_uri)}
+
+    def _page(self, src_uri, path, meta):
+        from macros import context
+
         name = Path(path).resolve().relative_to(self.root).as_posix()
-        values = {"track_map": lambda: track_render.track_map(self.titles, list(self.entries.values()), src_uri)}
-        return self._render(name, {**values, **(meta or {})})
+        extra = {self.book_names: self.book_names(), self.track_names: self.track_names(src_uri)}
+        if meta:
+            extra[f"{name}: front matter"] = meta
+        return self._render(name, context.page_names(extra))
 
     def _lesson_page(self, slug):
         from macros import context, notebooks, unseen
@@ -187,7 +196,9 @@ class Book:
         name = f"lessons/{slug}/{folders.LESSON_FILE}"
         template = reads.read_bytes(self.root / name).decode("utf-8")
         self._refuse_typed_numbers(name, template)
-        markdown = self._render(name, context.lesson_names(lesson))
+        markdown = self._render(
+            name, context.lesson_names(lesson, self.environment, {self.book_names: self.book_names()})
+        )
         try:  # a graded answer must not be on the page above its question
             markdown = unseen.enforce(name, markdown, lesson.decimals, template)
         except LessonError as error:

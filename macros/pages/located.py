@@ -29,8 +29,8 @@ def root_cause(error):
 
 
 def names_in_reach(env, name, values):
-    """Every name the page could have used: its values, the registry's names, and those the
-    template gives values itself ({% set %}, loop variables, macros and their parameters)."""
+    """Every name the page could have used: the registry's names, and those the template
+    gives values itself ({% set %}, loop variables, macros and their parameters)."""
     names = {*values, *env.globals}
     try:
         tree = env.parse(env.loader.get_source(env, name)[0])

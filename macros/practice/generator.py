@@ -41,7 +41,6 @@ import math
 import re
 from dataclasses import dataclass
 
-from macros import engine
 from macros.engine.trace import LAYER_FIELDS, JsonView, to_dict
 from macros.errors import FixtureError
 from macros.practice.prng import TWO_32, Stream, fnv1a
@@ -317,7 +316,7 @@ def trace_of(fixture, file):
 
 def computed(fixture, file):
     """The numpy trace of a fixture's JSON form (validated first)."""
-    return engine.run(validate(file, fixture))
+    return validate(file, fixture).run()
 
 
 def with_value(data, path, value):

@@ -6,7 +6,7 @@ places it. Numbers come from ``numbers`` so LaTeX and prose always agree.
 
 import numpy as np
 
-from macros.render.numbers import format_number, format_rows, format_values
+from macros.render.numbers import format_masked, format_number, format_rows, format_values
 
 
 def matrix(M, places):
@@ -16,16 +16,11 @@ def matrix(M, places):
     return rf"\begin{{bmatrix}} {body} \end{{bmatrix}}"
 
 
-def masked_matrix(M, visible, places, hidden="0"):
-    """A bmatrix with ``hidden`` where the mask hides a key: 0 for weights, -\\infty for scores."""
-    visible = np.atleast_2d(np.asarray(visible, dtype=bool))
-    values = np.where(visible, np.atleast_2d(np.asarray(M, dtype=float)), 0.0)
-    rows = format_rows(values, places, minus="-")
-    body = r" \\ ".join(
-        " & ".join(t if seen else hidden for t, seen in zip(row, vis, strict=True))
-        for row, vis in zip(rows, visible, strict=True)
-    )
-    return rf"\begin{{bmatrix}} {body} \end{{bmatrix}}"
+def masked_matrix(M, visible, places):
+    r"""A bmatrix with ``-\infty`` wherever the mask hides an entry: the scores the softmax is given.
+    Hidden entries take no part in choosing between whole numbers and decimals."""
+    rows = format_masked(M, visible, places, masked=r"-\infty", minus="-")
+    return r"\begin{bmatrix} " + r" \\ ".join(" & ".join(row) for row in rows) + r" \end{bmatrix}"
 
 
 def vector(v, places):

@@ -13,14 +13,14 @@ from pathlib import Path
 import numpy as np
 
 from macros.errors import FixtureError
-from macros.sources import keys_chapter3, keys_chapter4, params, reads, yamlfile
+from macros.sources import generation_keys, params, reads, sequence_keys, yamlfile
 from macros.sources.forms import Fixture, GivenQKV, Projections, SelfAttention
 from macros.sources.found import describe
 
 __all__ = ["Fixture", "GivenQKV", "Projections", "SelfAttention", "load", "validate"]
 
 SELF_FIELDS = (
-    {"tokens", "X", "causal", "heads", "W_O", "extends", "params"} | keys_chapter3.FIELDS | keys_chapter4.FIELDS
+    {"tokens", "X", "causal", "heads", "W_O", "extends", "params"} | sequence_keys.FIELDS | generation_keys.FIELDS
 )
 DIRECT_FIELDS = {"Q", "K", "V", "n_heads", "causal", "W_O", "query_labels", "key_labels", "extends", "params"}
 # New numbers for the lesson's exercise: set aside here, checked by macros/sources/practice_key.py.
@@ -199,7 +199,7 @@ def check_self_attention(check, data):
     n, d_model = X.shape
     heads = data["heads"]
     if "kv_heads" in data:
-        projections = keys_chapter4.query_heads(check, data, d_model)
+        projections = generation_keys.query_heads(check, data, d_model)
     elif not isinstance(heads, list) or not heads:
         check.fail("heads", "a list with one entry (W_Q, W_K, W_V) per head", describe(heads))
     else:
@@ -210,7 +210,7 @@ def check_self_attention(check, data):
     plain = SelfAttention(
         path=str(check.file),
         causal=causal,
-        generation=keys_chapter4.check(check, data, n, causal),
+        generation=generation_keys.check(check, data, n, causal),
         W_O=check.output_projection(data, d_v_total, d_model),
         X=X,
         heads=tuple(projections),
@@ -218,7 +218,7 @@ def check_self_attention(check, data):
         key_labels=tokens,
         params=params.check_params(check, data),
     )
-    return keys_chapter3.extend(check, data, plain)
+    return sequence_keys.extend(check, data, plain)
 
 
 def check_head(check, head, path, d_model):

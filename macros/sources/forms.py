@@ -73,7 +73,7 @@ class SelfAttention(Fixture):
 
     X: np.ndarray = None  # (n, d_model)
     heads: tuple = ()  # of Projections
-    generation: object = None  # keys_chapter4.GenerationKeys: kv_heads, window, block_size, params
+    generation: object = None  # generation_keys.GenerationKeys: kv_heads, window, block_size, params
 
     @property
     def n_heads(self):

@@ -1,4 +1,4 @@
-"""The self-attention form with chapter 3's keys: a source, valid lengths, positions.
+"""The self-attention form with the sequence keys: a source, valid lengths, positions.
 
 ``source`` (m × d_model) gives the keys and values (cross-attention); ``key_length`` hides
 the padding keys, one whole number for one sequence or a list for a padded batch whose

@@ -1,4 +1,4 @@
-"""Notebooks of lessons written with chapter 3's keys compute what their pages show:
+"""Notebooks of lessons written with the sequence keys compute what their pages show:
 keys and values from the source, sinusoidal encodings added, rotary turns, the padding
 mask from the valid length, and a plain note for a batch's other sequences."""
 

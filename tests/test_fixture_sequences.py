@@ -1,4 +1,4 @@
-"""Chapter 3's fixture keys (source, source_tokens, key_length, positions) and params:
+"""The sequence keys (source, source_tokens, key_length, positions) and params:
 every mistake refused with file:line, field path, expectation and what was found (whole
 messages), and good fixtures traced with the new steps under their names."""
 
@@ -141,7 +141,7 @@ BAD = [
 
 
 @pytest.mark.parametrize("text, message", BAD)
-def test_bad_chapter3_fixture_is_refused_with_a_located_message(tmp_path, text, message):
+def test_a_bad_sequence_fixture_is_refused_with_a_located_message(tmp_path, text, message):
     assert error_for(tmp_path, text) == message
 
 

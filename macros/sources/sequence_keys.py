@@ -1,4 +1,4 @@
-"""Checks for the keys chapter 3 adds to the self-attention form: source, key_length, positions.
+"""Checks for the sequence keys of the self-attention form: source, key_length, positions.
 
 Each mistake is refused with the file, the line, the field's path, what was expected and
 what was found, like every other field. A fixture without these keys stays the plain
@@ -79,7 +79,7 @@ def check_positions(check, data, heads):
 
 
 def extend(check, data, fixture):
-    """The fixture as SequenceAttention when it uses chapter 3's keys, unchanged otherwise."""
+    """The fixture as SequenceAttention when it uses the sequence keys, unchanged otherwise."""
     if not FIELDS & set(data):
         return fixture
     d_model = fixture.X.shape[1]

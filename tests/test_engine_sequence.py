@@ -1,6 +1,7 @@
-"""Chapter 3's layer (macros/engine/sequence.py), its scale study and the helpers its lessons
-use (macros/context_chapter3.py, macros/render/rotary_widget.py): hand-worked values with
-their source, identities, and Hypothesis for the rest."""
+"""The layer with the sequence keys (macros/engine/sequence.py), the scale study and the
+helpers their lessons use (macros/whatif.py, macros/encodings.py, macros/render/latex.py,
+macros/render/rotary_widget.py): hand-worked values with their source, identities, and
+Hypothesis for the rest."""
 
 import math
 
@@ -9,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from macros import context_chapter3 as helpers
+from macros import encodings, scaling, whatif
 from macros.engine import attention, positions, scale_study, sequence
-from macros.render import rotary_widget
+from macros.render import latex, rotary_widget
 
 # Drawing matrices is slow on a busy machine; the inputs are small and the check is not.
 relaxed = settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)
@@ -52,7 +53,7 @@ class TestScaleStudy:
 
     def test_the_measured_variance_is_near_d_k(self):
         # Var(q . k) = d_k for independent standard-normal entries; 20000 samples, 5% is ample.
-        assert helpers.variances_agree(scale_study.variance_table([1, 4, 16, 64], 20000, 7), 0.05)
+        assert scaling.variances_agree(scale_study.variance_table([1, 4, 16, 64], 20000, 7), 0.05)
 
 
 class TestSequenceLayer:
@@ -103,14 +104,14 @@ class TestSequenceLayer:
 
 class TestHelpers:
     def test_masked_mat_writes_minus_infinity(self):
-        text = helpers.masked_mat([[1.0, 2.5], [0.5, 1.0]], [[True, False], [True, True]], 1)
+        text = latex.masked_matrix([[1.0, 2.5], [0.5, 1.0]], [[True, False], [True, True]], 1)
         assert text == r"\begin{bmatrix} 1.0 & -\infty \\ 0.5 & 1.0 \end{bmatrix}"
 
     def test_take_rows_counts_from_one(self):
-        assert helpers.take_rows([[1], [2], [3]], [3, 1, 2]).tolist() == [[3], [1], [2]]
+        assert whatif.take_rows([[1], [2], [3]], [3, 1, 2]).tolist() == [[3], [1], [2]]
 
     def test_rotate_turns_a_pair_by_its_angle(self):
-        assert np.allclose(helpers.rotate([2.0, 0.0], 5, 100.0), [2 * math.cos(5), 2 * math.sin(5)], atol=1e-15)
+        assert np.allclose(encodings.rotate([2.0, 0.0], 5, 100.0), [2 * math.cos(5), 2 * math.sin(5)], atol=1e-15)
 
     def test_the_rotary_widget_reads_without_javascript(self):
         text = rotary_widget.lab([1.0, 0.0], [0.0, 1.0], 100.0, 1, 3, [(1, 3), (3, 1)], 3)

@@ -1,0 +1,24 @@
+"""Position encodings as a lesson names them: sinusoidal rows, a query or key turned by
+rotary's angles, a rotary score, and the rotary lab (``macros.engine.positions`` computes)."""
+
+import numpy as np
+
+from macros.engine import positions
+from macros.render import rotary_widget
+
+
+def rotate(row, position, base):
+    """One query or key row turned to ``position``, pair by pair."""
+    return positions.rotary(np.asarray(row, dtype=float)[None, :], [position], base)[0]  # (d_k,)
+
+
+def names(places):
+    return {
+        "sinusoidal": positions.sinusoidal,
+        "rotary_score": positions.rotary_score,
+        "rotate": rotate,
+        "rotary_frequencies": positions.rotary_frequencies,
+        "rotary_lab": lambda q, k, base, q_position, k_position, pairs: rotary_widget.lab(
+            q, k, base, q_position, k_position, pairs, places
+        ),
+    }
