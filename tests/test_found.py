@@ -1,8 +1,7 @@
 """How a found value is quoted in an error message (macros/sources/found.py).
 
 Hand cases: LONGEST is 40, so a quoted text of 40 characters is shown whole and one of 41
-is cut to 39 and an ellipsis. The browser twin words the same values the same way
-(tests/test_js_twin.py, TestValidate).
+is cut to 39 and an ellipsis.
 """
 
 import pytest

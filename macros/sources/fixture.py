@@ -42,7 +42,7 @@ def read_yaml(file):
 def edit_distance(a, b, swaps=False):
     """Levenshtein distance: insertions, deletions and substitutions to turn a into b. With
     ``swaps``, two neighbouring letters exchanged count as one edit too (nmu, num): a typo in
-    a template's name. Without, the rule the browser twin's messages share (``closest_field``)."""
+    a template's name. Without, the plain distance ``closest_field`` uses."""
     before, previous = None, list(range(len(b) + 1))
     for i, x in enumerate(a, 1):
         row = [i] + [0] * len(b)
@@ -55,10 +55,7 @@ def edit_distance(a, b, swaps=False):
 
 
 def closest_field(key, allowed):
-    """The allowed name a typo most likely meant: case ignored, at most two edits away.
-
-    A rule simple enough that the browser twin (engine.js) words its messages the same.
-    """
+    """The allowed name a typo most likely meant: case ignored, at most two edits away."""
     distances = sorted((edit_distance(key.lower(), name.lower()), name) for name in allowed)
     return distances[0][1] if distances and distances[0][0] <= 2 else None
 

@@ -16,7 +16,7 @@
 
 import * as contract from "./contract.js";
 import { matmul, transpose } from "./matrix.js";
-import { checkParams, checkSequenceKeys, SEQUENCE_FIELDS, sequenceLayer, usesSequenceKeys } from "./sequence.js";
+import { sequenceLayer, usesSequenceKeys } from "./sequence.js";
 
 // ---------------------------------------------------------------- matrix helpers
 
@@ -196,6 +196,15 @@ export function toDict(layer) {
   };
 }
 
+/**
+ * A fixture's whole trace, in the shape `python -m macros trace` prints. The fixture is
+ * trusted: it is a lesson's own, checked by the build, with a lab's edits in place, and a
+ * lab's editors hand over only finite numbers in the shape of the cells they replace.
+ */
+export function trace(fixture) {
+  return toDict(run(fixture));
+}
+
 // ---------------------------------------------------------------- guard and variants (lessons.py, variants.py)
 
 /** Whether a field in its JSON form is finite wherever it is shown (masked entries of a masked field are null by design). */
@@ -227,263 +236,4 @@ export function headAverage(data) {
   const first = data.heads[0].weights;
   // h x (n_q, n_k) -> (n_q, n_k)
   return first.map((row, i) => row.map((_, j) => data.heads.reduce((sum, head) => sum + head.weights[i][j], 0) / n));
-}
-
-/**
- * A fixture's whole trace, in the shape `python -m macros trace` prints.
- * Throws an Error listing the problems (error.problems) when the fixture is not valid;
- * a widget calls validate() first to show them inline instead.
- */
-export function trace(fixture) {
-  const problems = validate(fixture);
-  if (problems.length) {
-    const error = new Error(problems.join("\n"));
-    error.problems = problems;
-    throw error;
-  }
-  return toDict(run(fixture));
-}
-
-// ---------------------------------------------------------------- validation (fixture.py)
-
-// The JSON form has `extends` resolved already, so it is not a field here.
-// The generation keys (macros/sources/keys_chapter4.py) are named so that a misspelt field is
-// reported in the same words; the JSON form a lab edits never carries them.
-const SELF_FIELDS = ["tokens", "X", "causal", "heads", "W_O", "params", ...SEQUENCE_FIELDS, "kv_heads", "window", "block_size"];
-const DIRECT_FIELDS = ["Q", "K", "V", "n_heads", "causal", "W_O", "query_labels", "key_labels", "params"];
-const HEAD_FIELDS = ["W_Q", "W_K", "W_V"];
-
-/** Characters of a found value a message quotes, as macros/sources/found.py's LONGEST. */
-const LONGEST = 40;
-
-/** Text cut to LONGEST characters, counted as Python counts them (code points, not UTF-16 units). */
-function shortened(text) {
-  const characters = Array.from(text);
-  return characters.length <= LONGEST ? text : `${characters.slice(0, LONGEST - 1).join("")}…`;
-}
-
-const ESCAPES = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
-const UNPRINTABLE = /[\p{C}\p{Z}]/u; // what Python's str.isprintable() refuses, bar the space
-
-/** A string as Python's repr() writes it: single quotes unless the text has one and no
- * double quote, backslashes and the chosen quote escaped, unprintable characters as codes. */
-function pythonRepr(text) {
-  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-  const escaped = Array.from(text, (c) => {
-    if (c === quote) return `\\${c}`;
-    if (Object.hasOwn(ESCAPES, c)) return ESCAPES[c];
-    if (c === " " || !UNPRINTABLE.test(c)) return c;
-    const code = c.codePointAt(0);
-    const [prefix, width] = code < 0x100 ? ["x", 2] : code < 0x10000 ? ["u", 4] : ["U", 8];
-    return `\\${prefix}${code.toString(16).padStart(width, "0")}`;
-  });
-  return quote + escaped.join("") + quote;
-}
-
-/** A short description of a value for a message, worded as the Python checker words it. */
-function describe(value) {
-  if (value === null || value === undefined) return "nothing";
-  if (typeof value === "boolean") return String(value);
-  if (typeof value === "string") return shortened(pythonRepr(value));
-  if (Array.isArray(value)) return value.length ? `a list of ${value.length}` : "an empty list";
-  if (typeof value === "object") return "a mapping";
-  if (typeof value === "number" && !Number.isFinite(value)) {
-    return Number.isNaN(value) ? ".nan" : value > 0 ? ".inf" : "-.inf";
-  }
-  return String(value);
-}
-
-const isMapping = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
-
-/** The same checks as macros/fixture.py, every problem collected rather than the first. */
-/** Levenshtein distance, as macros/fixture.py's edit_distance. */
-function editDistance(a, b) {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length];
-}
-
-/** The allowed name a typo most likely meant (case ignored, at most two edits), as closest_field. */
-function closestField(key, names) {
-  const ranked = names
-    .map((name) => [editDistance(key.toLowerCase(), name.toLowerCase()), name])
-    .sort((x, y) => x[0] - y[0] || (x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0));
-  return ranked.length && ranked[0][0] <= 2 ? ranked[0][1] : null;
-}
-
-class Checker {
-  constructor() {
-    this.problems = [];
-  }
-
-  fail(path, expected, found) {
-    this.problems.push(`${path ? `${path}: ` : ""}expected ${expected}, got ${found}`);
-  }
-
-  fields(data, path, allowed, required) {
-    const names = [...allowed].sort();
-    for (const key of Object.keys(data)) {
-      if (allowed.includes(key)) continue;
-      const close = closestField(key, names);
-      const hint = close ? ` (did you mean ${close}?)` : "";
-      const expected = key === "extends" ? "the fixture with extends resolved" : `one of the fields ${names.join(", ")}`;
-      this.fail(`${path}${key}`, expected, `an unknown field${hint}`);
-    }
-    for (const key of required) if (!(key in data)) this.fail(`${path}${key}`, "this field", "nothing: it is missing");
-  }
-
-  number(value, path) {
-    if (typeof value !== "number") return this.fail(path, "a number", describe(value));
-    if (!Number.isFinite(value)) this.fail(path, "a finite number", describe(value));
-  }
-
-  /** A non-empty rectangular list of rows of finite numbers; its [rows, cols], or null when it has no shape. */
-  matrix(value, path, shape = null, meaning = "") {
-    if (!Array.isArray(value) || !value.length) {
-      this.fail(path, "a matrix written as a list of rows", describe(value));
-      return null;
-    }
-    let cols = null;
-    let rectangular = true;
-    value.forEach((row, i) => {
-      if (!Array.isArray(row) || !row.length) {
-        rectangular = false;
-        return this.fail(`${path}[${i}]`, "a row: a non-empty list of numbers", describe(row));
-      }
-      if (cols === null) cols = row.length;
-      if (row.length !== cols) {
-        rectangular = false;
-        this.fail(`${path}[${i}]`, `${cols} numbers like the first row`, `${row.length}`);
-      }
-      row.forEach((x, j) => this.number(x, `${path}[${i}][${j}]`));
-    });
-    if (!rectangular) return null;
-    if (shape && (value.length !== shape[0] || cols !== shape[1])) {
-      const detail = meaning ? ` (${meaning})` : "";
-      this.fail(path, `a ${shape[0]}×${shape[1]} matrix${detail}`, `${value.length}×${cols}`);
-    }
-    return [value.length, cols];
-  }
-
-  boolean(value, path) {
-    if (typeof value !== "boolean") this.fail(path, "true or false", describe(value));
-    return value === true;
-  }
-
-  labels(value, path, count, of) {
-    const label = (x) => typeof x === "string" || Number.isInteger(x);
-    if (!Array.isArray(value) || !value.every(label)) return this.fail(path, "a list of labels (text)", describe(value));
-    if (count !== null && value.length !== count) this.fail(path, `${count} labels, one per ${of}`, `${value.length}`);
-  }
-
-  positiveInt(value, path) {
-    if (!Number.isInteger(value) || value < 1) return this.fail(path, "a whole number of at least 1", describe(value));
-    return value;
-  }
-
-  /** W_O maps the concatenated heads (rows wide) to the output: rows × cols, or any width when cols is null. */
-  outputProjection(data, rows, cols = null) {
-    if (!("W_O" in data)) return;
-    const shape = this.matrix(data.W_O, "W_O");
-    if (!shape || rows === null) return;
-    const expectedCols = cols ?? shape[1];
-    if (shape[0] !== rows || shape[1] !== expectedCols) {
-      const meaning = cols !== null ? "heads · d_v × d_model" : "heads · d_v rows";
-      this.fail("W_O", `a ${rows}×${expectedCols} matrix (${meaning})`, `${shape[0]}×${shape[1]}`);
-    }
-  }
-}
-
-function checkSelfAttention(check, data) {
-  check.fields(data, "", SELF_FIELDS, ["X", "heads"]);
-  const X = "X" in data ? check.matrix(data.X, "X") : null;
-  const d_model = X ? X[1] : null;
-  const heads = data.heads;
-  let d_v_total = null;
-  if (!Array.isArray(heads) || !heads.length) {
-    if ("heads" in data) check.fail("heads", "a list with one entry (W_Q, W_K, W_V) per head", describe(heads));
-  } else {
-    const widths = heads.map((head, i) => checkHead(check, head, `heads[${i}]`, d_model));
-    if (widths.every((w) => w !== null)) d_v_total = widths.reduce((a, b) => a + b, 0);
-  }
-  if ("tokens" in data) check.labels(data.tokens, "tokens", X ? X[0] : null, "row of X");
-  if ("causal" in data) check.boolean(data.causal, "causal");
-  check.outputProjection(data, d_v_total, d_model);
-  checkParams(check, data, describe);
-  checkSequenceKeys(check, data, X, heads, describe);
-}
-
-/** One head's projections; returns its d_v, or null when W_V has no shape. */
-function checkHead(check, head, path, d_model) {
-  if (!isMapping(head)) {
-    check.fail(path, "a mapping with W_Q, W_K and W_V", describe(head));
-    return null;
-  }
-  check.fields(head, `${path}.`, HEAD_FIELDS, HEAD_FIELDS);
-  const W_Q = "W_Q" in head ? check.matrix(head.W_Q, `${path}.W_Q`) : null;
-  if (W_Q && d_model !== null && W_Q[0] !== d_model) {
-    check.fail(`${path}.W_Q`, `a matrix with ${d_model} rows (d_model)`, `${W_Q[0]}×${W_Q[1]}`);
-  }
-  if ("W_K" in head) {
-    const shape = W_Q && d_model !== null ? [d_model, W_Q[1]] : null;
-    check.matrix(head.W_K, `${path}.W_K`, shape, "d_model × d_k");
-  }
-  const W_V = "W_V" in head ? check.matrix(head.W_V, `${path}.W_V`) : null;
-  if (W_V && d_model !== null && W_V[0] !== d_model) {
-    check.fail(`${path}.W_V`, `a matrix with ${d_model} rows (d_model × d_v)`, `${W_V[0]}×${W_V[1]}`);
-  }
-  return W_V ? W_V[1] : null;
-}
-
-function checkDirect(check, data) {
-  check.fields(data, "", DIRECT_FIELDS, ["Q", "K", "V"]);
-  const Q = "Q" in data ? check.matrix(data.Q, "Q") : null;
-  const K = "K" in data ? check.matrix(data.K, "K") : null;
-  if (Q && K && K[1] !== Q[1]) check.fail("K", `rows of ${Q[1]} numbers, as wide as Q (d_k)`, `${K[0]}×${K[1]}`);
-  const V = "V" in data ? check.matrix(data.V, "V") : null;
-  if (K && V && V[0] !== K[0]) check.fail("V", `${K[0]} rows, one value per key`, `${V[0]}×${V[1]}`);
-  const n_heads = "n_heads" in data ? check.positiveInt(data.n_heads, "n_heads") : 1;
-  for (const [name, shape] of [
-    ["Q", Q],
-    ["V", V],
-  ]) {
-    if (shape && n_heads && shape[1] % n_heads) {
-      check.fail("n_heads", `a number of heads that divides the width of ${name} (${shape[1]})`, `${n_heads}`);
-    }
-  }
-  const causal = "causal" in data ? check.boolean(data.causal, "causal") : false;
-  if (causal && Q && K && Q[0] !== K[0]) check.fail("causal", "false when there are not as many queries as keys", "true");
-  check.outputProjection(data, V ? V[1] : null);
-  if ("query_labels" in data) check.labels(data.query_labels, "query_labels", Q ? Q[0] : null, "query");
-  if ("key_labels" in data) check.labels(data.key_labels, "key_labels", K ? K[0] : null, "key");
-  checkParams(check, data, describe);
-}
-
-/**
- * Every problem with a fixture in its JSON form, as "path: expected ..., got ..." lines
- * worded like the build's errors (e.g. "heads[0].W_K[1][2]: expected a number, got 'abc'").
- * An empty list means trace() can run it.
- */
-export function validate(fixture) {
-  const check = new Checker();
-  if (!isMapping(fixture)) {
-    check.fail("", "a mapping of fields (X, heads, ... or Q, K, V)", describe(fixture));
-  } else if ("X" in fixture && "Q" in fixture) {
-    check.fail("Q", "either X with heads (self-attention) or Q, K and V (given directly)", "both forms");
-  } else if ("X" in fixture || "heads" in fixture) {
-    checkSelfAttention(check, fixture);
-  } else if ("Q" in fixture || "K" in fixture || "V" in fixture) {
-    checkDirect(check, fixture);
-  } else {
-    check.fail("", "X with heads (self-attention), or Q, K and V (given directly)", "neither");
-  }
-  return check.problems;
 }

@@ -625,13 +625,7 @@ function makeLab(element, page) {
     }
     const fixture = structuredClone(page.lesson.fixture);
     for (const editor of editors) assign(fixture, editor.field, editor.values.map((row) => [...row]));
-    let data;
-    try {
-      data = trace(fixture);
-    } catch (error) {
-      say(`These entries cannot be computed: ${error.message}. ${KEPT}`);
-      return;
-    }
+    const data = trace(fixture);
     const field = overflowed(data);
     if (field) {
       say(`With these entries, ${inWords(field)} would be too large to compute. ${KEPT}`);
