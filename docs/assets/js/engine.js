@@ -9,7 +9,7 @@
  * node as it is. It imports contract.js, the trace's fields as macros/engine/trace.py
  * declares them (generated, never edited by hand), from which the JSON form and the
  * overflow guard are written; matrix.js, the product and transpose every twin shares; and
- * sequence.js, the keys of chapter 3.
+ * sequence.js, the sequence keys (a source, padding, positions).
  *
  * Shapes: n_q queries, n_k keys, d_k the query/key width, d_v the value width, h heads.
  */

@@ -1,5 +1,5 @@
 /**
- * Chapter 3's keys in the browser twin, as macros/engine/sequence.py computes them: a
+ * The sequence keys in the browser twin, as macros/engine/sequence.py computes them: a
  * separate source for keys and values, valid lengths (the first sequence's trace when a
  * batch is given), and positions (sinusoidal added to the inputs, rotary turning each
  * head's q and k), in the same order of operations as the build.
@@ -9,7 +9,7 @@ import { keyPadding, rotary, sinusoidal } from "./steps-extra.js";
 
 const SEQUENCE_FIELDS = ["source", "source_tokens", "key_length", "positions"];
 
-/** Whether a self-attention fixture uses any of chapter 3's keys. */
+/** Whether a self-attention fixture uses any of the sequence keys. */
 export function usesSequenceKeys(fixture) {
   return SEQUENCE_FIELDS.some((name) => name in fixture);
 }
@@ -22,7 +22,7 @@ function encode(M, encoding) {
   return M.map((row, i) => row.map((x, j) => x + PE[i][j])); // (n, d_model)
 }
 
-/** The layer of a valid fixture with chapter 3's keys; `engine` gives project, visibility, attend and combine. */
+/** The layer of a valid fixture with the sequence keys; `engine` gives project, visibility, attend and combine. */
 export function sequenceLayer(fixture, engine) {
   const encoding = fixture.positions?.encoding ?? null;
   const base = fixture.positions?.base ?? 10000;
