@@ -15,7 +15,6 @@ from pathlib import Path
 import numpy as np
 
 from macros import lessons
-from macros.engine.records import extras_record
 from macros.engine.trace import HEAD_FIELDS, MASK, to_dict
 from macros.render.numbers import format_masked, format_values
 
@@ -34,29 +33,25 @@ def _formatted(value, places):
 UNRECORDED = {f.name for f in HEAD_FIELDS if f.kind == MASK} | {"shifted"}
 
 
-def _formatted_tree(value, places):
-    """Extras (new steps' intermediates) formatted like the rest, mappings and lists of layers kept."""
-    if isinstance(value, dict):
-        return {name: _formatted_tree(inner, places) for name, inner in value.items()}
-    if isinstance(value, list) and value and isinstance(value[0], dict):
-        return [_formatted_tree(inner, places) for inner in value]
-    if isinstance(value, list) and value and isinstance(np.ravel(np.array(value, dtype=object))[0], bool):
-        return value
-    return _formatted(value, places)
-
-
-def record(lesson):
-    trace = to_dict(lesson.trace)
-    places = lesson.decimals
+def layer(trace, places):
+    """A layer's published values as the page formats them (a batch's layers each the same way)."""
     heads = [
         {name: _formatted(value, places) for name, value in head.items() if name not in UNRECORDED}
         for head in trace["heads"]
     ]
-    rest = {name: _formatted(value, places) for name, value in trace.items() if name != "heads"}
-    extras = {"extras": _formatted_tree(extras_record(lesson.trace.extras), places)} if lesson.trace.extras else {}
+    rest = {
+        name: [layer(inner, places) for inner in value] if name == "batch" else _formatted(value, places)
+        for name, value in trace.items()
+        if name != "heads"
+    }
+    return {"heads": heads, **rest}
+
+
+def record(lesson):
+    places = lesson.decimals
     steps = lesson.generation.to_dict() if lesson.generation else {}
     generated = {"generation": _nested(steps, places)} if steps else {}
-    return {"lesson": lesson.slug, "decimals": places, "heads": heads, **rest, **extras, **generated}
+    return {"lesson": lesson.slug, "decimals": places, **layer(to_dict(lesson.trace), places), **generated}
 
 
 def _nested(value, places):

@@ -13,7 +13,7 @@ import numpy as np
 
 from macros import engine
 from macros.engine import generation, variants
-from macros.engine.trace import HEAD_FIELDS, LAYER_FIELDS, guarded, to_dict
+from macros.engine.trace import HEAD_FIELDS, LAYER_FIELDS, guarded, present, to_dict
 from macros.errors import FixtureError
 from macros.practice import build as practice_build
 from macros.sources import fixture, front_matter
@@ -70,19 +70,24 @@ def generation_of(data, trace):
         raise FixtureError(data.path, "params", "sizes the tables can be computed from", str(error)) from None
 
 
-def overflowed(trace):
+def overflowed(trace, where=""):
     """The first published field that is not finite, e.g. 'heads[0].scores', or None.
 
     Checked fixtures hold finite numbers, but their products can still overflow float64
-    (1e200 · 1e200). The plain exponentials may overflow by design and are not checked.
+    (1e200 · 1e200). The plain exponentials may overflow by design and are not checked;
+    each layer of a batch is checked like the trace itself.
     """
     for i, head in enumerate(trace.heads):
-        for name in guarded(HEAD_FIELDS):
+        for name in guarded(present(head, HEAD_FIELDS)):
             if not np.all(np.isfinite(getattr(head, name))):
-                return f"heads[{i}].{name}"
-    for name in guarded(LAYER_FIELDS):
+                return f"{where}heads[{i}].{name}"
+    for name in guarded(present(trace, LAYER_FIELDS)):
         if not np.all(np.isfinite(getattr(trace, name))):
-            return name
+            return where + name
+    for b, layer in enumerate(trace.batch or ()):
+        found = overflowed(layer, f"{where}batch[{b}].")
+        if found:
+            return found
     return None
 
 

@@ -16,13 +16,16 @@ PATH = Path(__file__).resolve().parent.parent / "docs" / "assets" / "js" / "cont
 
 HEADER = """\
 // The trace contract, generated from macros/engine/trace.py by `make contract`: do not edit.
-// Each field: its name, its kind (how the JSON form writes it) and whether the overflow
-// guard requires it finite. engine.js follows it; tests/test_js_twin.py checks this file.
+// Each field the twin computes: its name, its kind (how the JSON form writes it) and whether
+// the overflow guard requires it finite. engine.js follows it; tests/test_js_twin.py checks
+// this file.
 """
 
 
 def _entries(declared):
-    lines = (f"  {json.dumps({'name': f.name, 'kind': f.kind, 'finite': f.finite})}," for f in declared)
+    """The fields the twin computes (those not declared ``browser=...``, the reason it does not)."""
+    kept = (f for f in declared if f.handled_by("browser"))
+    lines = (f"  {json.dumps({'name': f.name, 'kind': f.kind, 'finite': f.finite})}," for f in kept)
     return "[\n" + "\n".join(lines) + "\n]"
 
 

@@ -785,7 +785,7 @@ def test_rotary_lab_moves_both_positions_and_the_score_stays_put(reader):
     from macros.engine import positions
 
     lesson = lessons.load(sitebuild.PROJECT / "lessons" / "rotary-by-hand")
-    x, base = lesson.trace.extras["heads"][0], lesson.fixture.positions["base"]
+    x, base = lesson.trace.heads[0], lesson.fixture.positions["base"]
     q, k, a, b = (
         x["Q_projected"][0],
         x["K_projected"][1],

@@ -71,11 +71,11 @@ class TestSequenceLayer:
         X, source, heads = drawn
         lengths = data.draw(st.lists(st.integers(1, source.shape[0]), min_size=2, max_size=3))
         batch = sequence.sequence_attention(X, heads, source=source, key_lengths=lengths)
-        for trace, length in zip(batch.extras["batch"], lengths, strict=True):
+        for trace, length in zip(batch.batch, lengths, strict=True):
             alone = sequence.layer(X, heads, source=source, key_length=length)
             assert np.array_equal(trace.output, alone.output)
             assert all(np.all(head.weights[:, length:] == 0.0) for head in trace.heads)
-        assert np.array_equal(batch.output, batch.extras["batch"][0].output)
+        assert np.array_equal(batch.output, batch.batch[0].output)
 
     @relaxed
     @given(layers(), st.permutations(range(5)))
@@ -98,8 +98,8 @@ class TestSequenceLayer:
         # q = [1, 0] at position 1 with theta_0 = 1 turns to [cos 1, sin 1] (the rotation matrix).
         X, W = np.array([[1.0, 0.0], [1.0, 0.0]]), np.eye(2)
         trace = sequence.layer(X, [(W, W, W)], encoding="rotary", base=100.0)
-        assert np.allclose(trace.extras["heads"][0]["Q_rotated"][1], [math.cos(1), math.sin(1)], atol=1e-15)
-        assert np.array_equal(trace.heads[0].Q, trace.extras["heads"][0]["Q_rotated"])
+        assert np.allclose(trace.heads[0].Q[1], [math.cos(1), math.sin(1)], atol=1e-15)
+        assert np.array_equal(trace.heads[0].Q_projected[1], [1.0, 0.0])
 
 
 class TestHelpers:

@@ -172,14 +172,14 @@ class TestGoodKeys:
 
     def test_a_batch_gives_one_trace_per_sequence_the_first_in_front(self, tmp_path):
         trace = self.load(tmp_path, GOOD + "key_length: [3, 2]\n")
-        batch = trace.extras["batch"]
+        batch = trace.batch
         assert len(batch) == 2 and np.array_equal(batch[0].output, trace.output)
         assert np.all(batch[1].heads[0].weights[:, 2] == 0.0) and np.all(batch[0].heads[0].weights[:, 2] > 0)
-        assert trace_record(trace)["extras"]["batch"][1]["heads"][0]["visible"][0] == [True, True, False]
+        assert trace_record(trace)["batch"][1]["heads"][0]["visible"][0] == [True, True, False]
 
     def test_sinusoidal_is_added_to_X_before_the_projections(self, tmp_path):
         trace = self.load(tmp_path, GOOD + "positions: {encoding: sinusoidal}\n")
-        PE = trace.extras["positions"]["PE"]
+        PE = trace.PE
         # PE[1, 0] = sin(1), PE[1, 1] = cos(1) by the formula with i = 0 (Vaswani et al. 2017, 3.5).
         assert PE[1, 0] == np.sin(1.0) and PE[1, 1] == np.cos(1.0) and PE[0].tolist() == [0, 1, 0, 1]
         X = np.array([[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0]], float) + PE
@@ -187,25 +187,16 @@ class TestGoodKeys:
         expected = attention.self_attention(X, [(W, W, np.array([[0, 0], [0, 0], [1, 0], [0, 1]], float))])
         assert np.array_equal(trace.output, expected.output)
 
-    def test_rotary_rotates_q_and_k_and_keeps_them_in_extras(self, tmp_path):
-        trace = self.load(tmp_path, ROTARY)
-        extra = trace.extras["heads"][0]
-        assert np.array_equal(extra["Q_rotated"], trace.heads[0].Q)
+    def test_rotary_rotates_q_and_k_and_keeps_them_before_the_turn(self, tmp_path):
+        head = self.load(tmp_path, ROTARY).heads[0]
         # Position 0 does not turn; position 1 turns pair 0 by 1 radian (theta_0 = 1).
-        assert np.array_equal(extra["Q_rotated"][0], extra["Q_projected"][0])
-        assert np.allclose(extra["Q_rotated"][1], positions.rotate_pairs(extra["Q_projected"][1:2], np.ones((1, 1)))[0])
+        assert np.array_equal(head.Q[0], head.Q_projected[0])
+        assert np.allclose(head.Q[1], positions.rotate_pairs(head.Q_projected[1:2], np.ones((1, 1)))[0])
 
-    def test_trace_command_prints_extras(self, tmp_path):
-        record = trace_record(self.load(tmp_path, ROTARY))
-        assert set(record["extras"]["heads"][0]) == {
-            "Q_projected",
-            "K_projected",
-            "theta",
-            "q_angles",
-            "k_angles",
-            "Q_rotated",
-            "K_rotated",
-        }
+    def test_trace_command_prints_the_rotary_fields_only_for_rotary(self, tmp_path):
+        rotary = {"Q_projected", "K_projected", "theta", "q_angles", "k_angles"}
+        assert rotary <= set(trace_record(self.load(tmp_path, ROTARY))["heads"][0])
+        assert not rotary & set(trace_record(self.load(tmp_path, GOOD))["heads"][0])
 
     def test_plain_form_round_trips(self, tmp_path):
         text = GOOD + SOURCE + "source_tokens: [p, q]\nkey_length: [2, 1]\npositions: {encoding: rotary, base: 100}\n"
@@ -217,11 +208,11 @@ class TestGoodKeys:
 class TestOnTheCommandLine:
     def test_trace_prints_the_new_steps_under_their_names(self):
         path = lessons.LESSONS / "rotary-by-hand" / "fixture.yaml"
-        result = command.run("trace", path, "--path", "extras.heads.0.Q_rotated.0")
+        result = command.run("trace", path, "--path", "heads.0.Q_projected.0")
         assert result.returncode == 0, result.stderr
         # Position 0 turns by nothing: the rotated first row is the projected one.
         lesson = computed.lesson("rotary-by-hand")
-        assert json.loads(result.stdout) == lesson.trace.extras["heads"][0]["Q_projected"][0].tolist()
+        assert json.loads(result.stdout) == lesson.trace.heads[0].Q[0].tolist()
 
 
 def test_the_why_scale_notebook_cell_draws_the_lessons_sample():

@@ -8,7 +8,7 @@ import copy
 import numpy as np
 import pytest
 
-from macros.engine.trace import to_dict
+from macros.engine.trace import for_place, to_dict
 from macros.sources import fixture
 from tests.nodejs import run_node
 from tests.sweeps import Sweep
@@ -72,7 +72,8 @@ def runs(tmp_path_factory):
         loaded = {name: fixture.validate(folder / name / "fixture.yaml", copy.deepcopy(CASES[name])) for name in names}
         twins = run_node("run_trace.mjs", [fx.to_plain() for fx in loaded.values()])
         return {
-            name: (to_dict(fx.run()), twin["trace"]) for (name, fx), twin in zip(loaded.items(), twins, strict=True)
+            name: (for_place(to_dict(fx.run()), "browser"), twin["trace"])
+            for (name, fx), twin in zip(loaded.items(), twins, strict=True)
         }
 
     return SWEEP.results(compute)

@@ -25,7 +25,7 @@ import yaml
 
 from macros import lessons, twin_contract
 from macros.engine import variants
-from macros.engine.trace import HEAD_FIELDS, LAYER_FIELDS, HeadTrace, Trace, to_dict
+from macros.engine.trace import HEAD_FIELDS, LAYER_FIELDS, HeadTrace, Trace, for_place, to_dict
 from macros.errors import FixtureError
 from macros.sources import fixture
 from tests import computed
@@ -275,7 +275,9 @@ def golden(runs):
 
     def compute(names):
         return {
-            name: (plain, to_dict(trace), twin["trace"]) for name in names for plain, trace, twin in [runs.case(name)]
+            name: (plain, for_place(to_dict(trace), "browser"), twin["trace"])
+            for name in names
+            for plain, trace, twin in [runs.case(name)]
         }
 
     return SWEEP.results(compute)
@@ -339,8 +341,8 @@ class TestContract:
 
     @pytest.mark.parametrize("part", PARTS)
     def test_both_traces_have_the_declared_fields_in_order(self, golden, part):
-        head_names = [f.name for f in HEAD_FIELDS]
-        layer_names = ["heads", *(f.name for f in LAYER_FIELDS)]
+        head_names = [f.name for f in HEAD_FIELDS if f.handled_by("browser")]
+        layer_names = ["heads", *(f.name for f in LAYER_FIELDS if f.handled_by("browser"))]
         for name, (_, numpy_trace, twin_trace) in golden[part].items():
             for found in (numpy_trace, twin_trace):
                 assert list(found) == layer_names, name
@@ -352,13 +354,9 @@ class TestContract:
         assert {"concat", "output"} <= {f.name for f in LAYER_FIELDS}
 
     def test_every_field_of_the_record_is_declared(self):
-        """HeadTrace and Trace hold nothing unpublished: a new step cannot be left out of the JSON form.
-
-        The one exception is ``extras``, which the trace command prints after the contract
-        (macros.engine.records.trace_record) and the twin does not produce.
-        """
+        """HeadTrace and Trace hold nothing unpublished: a new step cannot be left out of the JSON form."""
         assert [f.name for f in dataclasses.fields(HeadTrace)] == [f.name for f in HEAD_FIELDS]
-        assert [f.name for f in dataclasses.fields(Trace)] == ["heads", *(f.name for f in LAYER_FIELDS), "extras"]
+        assert [f.name for f in dataclasses.fields(Trace)] == ["heads", *(f.name for f in LAYER_FIELDS)]
 
     @pytest.mark.parametrize("part", PARTS)
     def test_shifted_is_published_with_masked_entries_null(self, golden, part):

@@ -39,7 +39,9 @@ from tests.test_js_twin import CASES, LESSON_FIXTURES, write_yaml
 
 # A lab binds numbers; the masked fields (null where a key is hidden) and the mask are drawn
 # by maps() and the step tables, never bound one value at a time.
-BINDABLE = [f.name for f in HEAD_FIELDS if f.kind not in (MASK, MASKED)]
+BROWSER_HEAD = [f for f in HEAD_FIELDS if f.handled_by("browser")]
+BROWSER_LAYER = [f for f in LAYER_FIELDS if f.handled_by("browser")]
+BINDABLE = [f.name for f in BROWSER_HEAD if f.kind not in (MASK, MASKED)]
 EXACT = [name for name in BINDABLE if next(f for f in HEAD_FIELDS if f.name == name).finite]
 
 
@@ -86,7 +88,7 @@ def lab_html(lesson, fields):
     helpers = context.lesson_widgets_of(lesson)
     trace = lesson.trace
     parts = [helpers["maps"]()]
-    paths = [f.name for f in LAYER_FIELDS] + ["average"]
+    paths = [f.name for f in BROWSER_LAYER] + ["average"]
     for i, head in enumerate(trace.heads):
         parts += [helpers["bars"](i, row, f"head {i + 1}, query {row + 1}") for row in range(head.Q.shape[0])]
         paths += [f"heads.{i}.{name}" for name in fields]
@@ -108,8 +110,8 @@ def as_trace(data):
     def field(value, kind):
         return np.array(value, dtype=bool if kind == MASK else float)
 
-    heads = [HeadTrace(**{f.name: field(head[f.name], f.kind) for f in HEAD_FIELDS}) for head in data["heads"]]
-    return Trace(tuple(heads), **{f.name: field(data[f.name], f.kind) for f in LAYER_FIELDS})
+    heads = [HeadTrace(**{f.name: field(head[f.name], f.kind) for f in BROWSER_HEAD}) for head in data["heads"]]
+    return Trace(tuple(heads), **{f.name: field(data[f.name], f.kind) for f in BROWSER_LAYER})
 
 
 def drawn_lessons(folder, names):

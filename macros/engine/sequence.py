@@ -1,14 +1,14 @@
 """One layer with the sequence keys: a separate source, padding, and positions.
 
 The steps themselves live in ``masks``, ``cross`` and ``positions``; this module only puts
-them in the order a layer runs them, and keeps what they make under the names a lesson
-uses, in the trace's ``extras``:
+them in the order a layer runs them, and keeps what they make in the trace's optional
+fields (declared in ``trace.py``):
 
-- ``positions.PE``, ``positions.X_encoded`` (and ``positions.source_PE``,
-  ``positions.source_encoded``): sinusoidal encodings and the encoded inputs;
-- ``heads[i].Q_projected``, ``K_projected``, ``q_angles``, ``k_angles``, ``Q_rotated``,
-  ``K_rotated``: rotary, before and after the turn (the head's own Q and K are the
-  rotated ones, since they are what the scores multiply);
+- ``PE``, ``X_encoded`` (and ``source_PE``, ``source_encoded``): sinusoidal encodings and
+  the encoded inputs;
+- ``heads[i].Q_projected``, ``K_projected``, ``theta``, ``q_angles``, ``k_angles``: rotary,
+  before the turn (the head's own Q and K are the rotated ones, since they are what the
+  scores multiply);
 - ``batch[b]``: a whole layer per sequence when several valid lengths are given; the
   trace itself is the first sequence's.
 """
@@ -34,41 +34,29 @@ def head(X_in, keys_in, projection, visible, encoding=None, base=10000.0):
     K = steps.project(keys_in, W_K)  # (m, d_model) @ (d_model, d_k) -> (m, d_k)
     V = steps.project(keys_in, W_V)  # (m, d_model) @ (d_model, d_v) -> (m, d_v)
     if encoding != "rotary":
-        return masks.attend_visible(Q, K, V, visible), {}
+        return masks.attend_visible(Q, K, V, visible)
     q_angles = positions.rotary_angles(positions.position_indices(Q.shape[0]), Q.shape[1], base)  # (n, d_k/2)
     k_angles = positions.rotary_angles(positions.position_indices(K.shape[0]), K.shape[1], base)  # (m, d_k/2)
     Q_rotated = positions.rotate_pairs(Q, q_angles)  # (n, d_k)
     K_rotated = positions.rotate_pairs(K, k_angles)  # (m, d_k)
-    extras = {
-        "Q_projected": Q,
-        "K_projected": K,
-        "theta": positions.rotary_frequencies(Q.shape[1], base),
-        "q_angles": q_angles,
-        "k_angles": k_angles,
-        "Q_rotated": Q_rotated,
-        "K_rotated": K_rotated,
-    }
-    return masks.attend_visible(Q_rotated, K_rotated, V, visible), extras
+    turned = masks.attend_visible(Q_rotated, K_rotated, V, visible)
+    theta = positions.rotary_frequencies(Q.shape[1], base)  # (d_k/2,)
+    return dataclasses.replace(turned, Q_projected=Q, K_projected=K, theta=theta, q_angles=q_angles, k_angles=k_angles)
 
 
 def layer(X, projections, causal=False, W_O=None, source=None, key_length=None, encoding=None, base=10000.0):
-    """The whole layer for one valid length (or none): a Trace whose extras name the new steps."""
+    """The whole layer for one valid length (or none), with the optional fields its steps made."""
     X_in, PE = encode(X, encoding)
-    extras = {}
-    if PE is not None:
-        extras["positions"] = {"PE": PE, "X_encoded": X_in}
+    positions_made = {} if PE is None else {"PE": PE, "X_encoded": X_in}
     keys_in = X_in
     if source is not None:
         source = cross.check_source(X, source)
         keys_in, source_PE = encode(source, encoding)
         if source_PE is not None:
-            extras["positions"] |= {"source_PE": source_PE, "source_encoded": keys_in}
+            positions_made |= {"source_PE": source_PE, "source_encoded": keys_in}
     visible = cross.cross_visibility(X.shape[0], keys_in.shape[0], causal, key_length)  # (n, m)
-    pairs = [head(X_in, keys_in, projection, visible, encoding, base) for projection in projections]
-    if encoding == "rotary":
-        extras["heads"] = [extra for _, extra in pairs]
-    trace = combine([h for h, _ in pairs], W_O)
-    return dataclasses.replace(trace, extras=extras)
+    heads = [head(X_in, keys_in, projection, visible, encoding, base) for projection in projections]
+    return dataclasses.replace(combine(heads, W_O), **positions_made)
 
 
 def sequence_attention(
@@ -84,7 +72,7 @@ def sequence_attention(
     first = traces[0]
     if len(traces) == 1:
         return first
-    return dataclasses.replace(first, extras={**first.extras, "batch": traces})
+    return dataclasses.replace(first, batch=tuple(traces))
 
 
 def padding_mask(n_q, n_k, key_length):

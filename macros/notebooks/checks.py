@@ -10,17 +10,30 @@ from macros.notebooks import literals
 from macros.notebooks.cells import code, markdown
 
 TOLERANCE = "rtol=1e-9, atol=1e-12"
+# The trace's fields the check compares, by the name the notebook computes them under (a
+# head's carry its number: weights2). macros/engine/trace.py declares why the others are not.
+HEAD_CHECKED = {
+    "Q": "Q",
+    "K": "K",
+    "V": "V",
+    "scores": "scores",
+    "scaled": "scaled",
+    "exps": "exps",
+    "weights": "weights",
+    "output": "reading",
+}
+LAYER_CHECKED = {"concat": "concat", "output": "output"}
 
 
 def published(lesson, layer):
-    """The values the page shows, by the notebook's variable names: every head's weights and
-    reading, the concatenation and the output."""
+    """The values the page shows, by the notebook's variable names: each head's steps from
+    its queries to its reading, the concatenation and the output."""
     values = {}
     for head, traced in zip(layer.heads, lesson.trace.heads, strict=True):
-        values[head.name("weights")] = traced.weights
-        values[head.name("reading")] = traced.output
-    values["concat"] = lesson.trace.concat
-    values["output"] = lesson.trace.output
+        for field, name in HEAD_CHECKED.items():
+            values[head.name(name)] = getattr(traced, field)
+    for field, name in LAYER_CHECKED.items():
+        values[name] = getattr(lesson.trace, field)
     return values
 
 

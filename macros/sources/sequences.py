@@ -4,7 +4,7 @@
 the padding keys, one whole number for one sequence or a list for a padded batch whose
 sequences all hold X's rows; ``positions`` adds sinusoidal encodings to the inputs or
 rotates each head's q and k (rotary). The layer is computed by
-``macros.engine.sequence``; its trace keeps the usual names and adds ``extras``.
+``macros.engine.sequence``; its trace keeps the usual names and fills the optional fields of its steps.
 """
 
 from dataclasses import dataclass

@@ -1,6 +1,7 @@
 // The trace contract, generated from macros/engine/trace.py by `make contract`: do not edit.
-// Each field: its name, its kind (how the JSON form writes it) and whether the overflow
-// guard requires it finite. engine.js follows it; tests/test_js_twin.py checks this file.
+// Each field the twin computes: its name, its kind (how the JSON form writes it) and whether
+// the overflow guard requires it finite. engine.js follows it; tests/test_js_twin.py checks
+// this file.
 
 /** The fields of heads[i], in the order a lesson teaches them. */
 export const HEAD_FIELDS = [
