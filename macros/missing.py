@@ -11,7 +11,7 @@ import numpy as np
 
 from macros.engine.trace import HeadTrace, Trace
 from macros.errors import LessonError
-from macros.sources.fixture import closest_field, edit_distance
+from macros.sources.fixture import closest_field
 from macros.sources.forms import Fixture
 from macros.sources.found import describe, shortened
 
@@ -75,15 +75,13 @@ UNDEFINED_NAME = re.compile(r"'(\w+)' is undefined")
 
 def suggestion(jinja_message, names):
     """ "; did you mean 'temperature_softmax'?" after Jinja's "'temprature_softmax' is undefined":
-    the nearest of ``names`` within two typos, one for a name of three letters, none for
-    shorter ones (``X`` is as near to ``h`` as to anything)."""
+    the closest of ``names`` (``found.closest_name``); none for a name shorter than three
+    letters (``X`` is as near to ``h`` as to anything)."""
     found = UNDEFINED_NAME.fullmatch(jinja_message)
     if found is None or len(found.group(1)) < 3:
         return ""
-    typed = found.group(1)
-    allowed = 1 if len(typed) == 3 else 2
-    ranked = sorted((edit_distance(typed.lower(), str(n).lower(), swaps=True), str(n)) for n in names if n != typed)
-    return f"; did you mean '{ranked[0][1]}'?" if ranked and ranked[0][0] <= allowed else ""
+    close = closest_field(found.group(1), names)
+    return f"; did you mean '{close}'?" if close else ""
 
 
 class PathError(LessonError):

@@ -15,7 +15,7 @@ import numpy as np
 from macros.errors import FixtureError
 from macros.sources import generation_keys, params, reads, sequence_keys, yamlfile
 from macros.sources.forms import Fixture, GivenQKV, Projections, SelfAttention
-from macros.sources.found import describe
+from macros.sources.found import closest_name, describe
 
 __all__ = ["Fixture", "GivenQKV", "Projections", "SelfAttention", "load", "validate"]
 
@@ -39,25 +39,9 @@ def read_yaml(file):
     return data
 
 
-def edit_distance(a, b, swaps=False):
-    """Levenshtein distance: insertions, deletions and substitutions to turn a into b. With
-    ``swaps``, two neighbouring letters exchanged count as one edit too (nmu, num): a typo in
-    a template's name. Without, the plain distance ``closest_field`` uses."""
-    before, previous = None, list(range(len(b) + 1))
-    for i, x in enumerate(a, 1):
-        row = [i] + [0] * len(b)
-        for j, y in enumerate(b, 1):
-            row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (x != y))
-            if swaps and i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
-                row[j] = min(row[j], before[j - 2] + 1)
-        before, previous = previous, row
-    return previous[-1]
-
-
 def closest_field(key, allowed):
-    """The allowed name a typo most likely meant: case ignored, at most two edits away."""
-    distances = sorted((edit_distance(key.lower(), name.lower()), name) for name in allowed)
-    return distances[0][1] if distances and distances[0][0] <= 2 else None
+    """The allowed field a typo most likely meant (``found.closest_name``), or None."""
+    return closest_name(key, allowed)
 
 
 def _looks_numeric(text):

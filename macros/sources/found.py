@@ -5,6 +5,7 @@ Its own module, free of numpy, because reading the track and the lessons' front 
 fixture checks do, and must not load the engine to do it.
 """
 
+import difflib
 import math
 
 LONGEST = 40  # characters of a found value an error message quotes
@@ -35,3 +36,14 @@ def shortened(text):
     """Text cut to LONGEST characters, so a pasted paragraph or a huge number does not bury
     the one line that says where the mistake is."""
     return text if len(text) <= LONGEST else text[: LONGEST - 1] + "…"
+
+
+LIKENESS = 0.6  # difflib's ratio of matching letters below which no name is suggested
+
+
+def closest_name(typed, names):
+    """The name a typo most likely meant, case ignored, or None: difflib's closest match
+    (twice the letters in common over the letters in both), when at least ``LIKENESS``."""
+    lowered = {str(name).lower(): str(name) for name in names if str(name) != str(typed)}
+    found = difflib.get_close_matches(str(typed).lower(), lowered, n=1, cutoff=LIKENESS)
+    return lowered[found[0]] if found else None
