@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from macros.engine import attention, steps
-from macros.engine import trace as json_form
+from macros.engine import records
 
 SQRT2 = np.sqrt(2.0)
 
@@ -203,15 +203,15 @@ class TestJsonForm:
     or a key is masked. Values written by hand."""
 
     def test_finite_numbers_are_plain_floats(self):
-        rows = json_form._rows(np.array([[1.5, -2.0], [0.0, 3.25]]))
+        rows = records.rows(np.array([[1.5, -2.0], [0.0, 3.25]]))
         assert rows == [[1.5, -2.0], [0.0, 3.25]] and all(type(x) is float for row in rows for x in row)
 
     def test_a_value_that_is_not_finite_is_null(self):
-        assert json_form._rows(np.array([[1.0, np.inf], [np.nan, -np.inf]])) == [[1.0, None], [None, None]]
-        assert json_form._rows(np.float64(np.inf)) is None and json_form._rows(2.0) == 2.0
+        assert records.rows(np.array([[1.0, np.inf], [np.nan, -np.inf]])) == [[1.0, None], [None, None]]
+        assert records.rows(np.float64(np.inf)) is None and records.rows(2.0) == 2.0
 
     def test_masked_entries_are_null(self):
         values, visible = np.array([[0.5, 7.0], [1.0, -2.0]]), np.array([[True, False], [True, True]])
-        assert json_form._masked_rows(values, visible) == [[0.5, None], [1.0, -2.0]]
-        assert json_form._masked_rows(values, np.ones((2, 2), bool)) == [[0.5, 7.0], [1.0, -2.0]]
-        assert json_form._masked_rows(np.array([[-np.inf, 1.0]]), np.array([[True, True]])) == [[None, 1.0]]
+        assert records.masked_rows(values, visible) == [[0.5, None], [1.0, -2.0]]
+        assert records.masked_rows(values, np.ones((2, 2), bool)) == [[0.5, 7.0], [1.0, -2.0]]
+        assert records.masked_rows(np.array([[-np.inf, 1.0]]), np.array([[True, True]])) == [[None, 1.0]]
