@@ -10,8 +10,7 @@ Identities are the properties any correct attention must have.
 import numpy as np
 import pytest
 
-from macros.engine import attention, steps
-from macros.engine import records
+from macros.engine import attention, records, steps
 
 SQRT2 = np.sqrt(2.0)
 

@@ -60,7 +60,10 @@ class PageLoader(jinja2.BaseLoader):
         self.root = Path(root).resolve()
 
     def path(self, name):
-        pieces = jinja2.loaders.split_template_path(name)  # refuses '..' and absolute names
+        """The file a template name means; a name that climbs out with '..' means none."""
+        pieces = [piece for piece in name.split("/") if piece not in ("", ".")]
+        if ".." in pieces:
+            raise jinja2.TemplateNotFound(name)
         if name.startswith(CODE_PREFIX):
             return CODE.joinpath(*pieces[1:])
         return self.root.joinpath(*pieces)
@@ -86,15 +89,18 @@ class AuthorUndefined(jinja2.StrictUndefined):
     """Strict, and worded for authors: "head has no value 'weigths'; did you mean 'weights'?".
 
     Only the documented constructor is used: Jinja creates an Undefined with the object and
-    the name it could not find, and a hint given here becomes the error's whole message.
+    the name it could not find (``obj=``, ``name=``), and a hint given here becomes the
+    error's whole message. Without an object (an undefined name), Jinja's own words stand.
     """
 
-    def __init__(self, hint=None, obj=jinja2.utils.missing, name=None, exc=jinja2.exceptions.UndefinedError):
-        if hint is None and isinstance(name, str):
+    def __init__(self, hint=None, *args, **kwargs):
+        name = kwargs.get("name", args[1] if len(args) > 1 else None)
+        has_object = "obj" in kwargs or len(args) > 0
+        if hint is None and has_object and isinstance(name, str):
             from macros import missing
 
-            hint = missing.message(obj, name)
-        super().__init__(hint, obj, name, exc)
+            hint = missing.message(kwargs["obj"] if "obj" in kwargs else args[0], name)
+        super().__init__(hint, *args, **kwargs)
 
 
 def environment(root):

@@ -4,7 +4,7 @@
 - the site's files: lesson pages and their notebooks (``macros.site.files``);
 - partial rebuilds under ``make serve`` (``macros.site.serving``);
 - math typeset at build time (``macros.site.math``);
-- the search index with readable math (``macros.site.search``);
+- the search index with readable math (``macros.site.compat``);
 - the theme's compiled templates kept between builds (``macros.site.theme``).
 
 The book itself is made by the macros plugin (``macros.site.plugin``); MkDocs runs this file
@@ -18,8 +18,8 @@ from mkdocs.plugins import event_priority, get_plugin_logger
 
 from macros import cache_age
 from macros.render import katex
+from macros.site import compat, math, plugin, serving, theme
 from macros.site import files as site_files
-from macros.site import math, plugin, search, serving, theme
 from macros.sources import track
 
 log = get_plugin_logger("lessons")
@@ -85,7 +85,7 @@ def on_post_page(output, page, config):
 
 @event_priority(-50)  # after the search plugin has written its index
 def on_post_build(config):
-    search.readable_index(config.site_dir, *serving.carried_index())
+    compat.readable_index(config.site_dir, *serving.carried_index())
     math.close(root_of(config), save=True)
     cache_age.prune_when_due(root_of(config))  # a build that succeeded: what no build used for a month goes
 

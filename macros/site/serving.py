@@ -12,10 +12,7 @@ project's modules stay imported while it runs (``macros.site.serve`` restarts th
 when one of them changes).
 """
 
-import contextlib
-import os
-
-from macros.site import search
+from macros.site import compat
 
 # served: src_uri -> digest of the page served now; earlier: the search index before this
 # build; pages: (src_uri, address) of every page in site order (the index's order);
@@ -31,7 +28,7 @@ def start(command, dirty):
 def before_build(site_dir):
     """A partial rebuild indexes only the pages it builds: keep the index it replaces."""
     if partial():
-        _state["earlier"], _state["rebuilt"] = search.read(site_dir), set()
+        _state["earlier"], _state["rebuilt"] = compat.read(site_dir), set()
 
 
 def carried_index():
@@ -54,8 +51,7 @@ def mark_stale(files, book):
     for file in files.documentation_pages():
         made = book.kept(file.src_uri)
         if made is None or _state["served"].get(file.src_uri) != made.digest:
-            with contextlib.suppress(OSError):
-                os.remove(file.abs_dest_path)
+            compat.rebuild_next_time(file)
 
 
 def page_url(file):

@@ -1,5 +1,19 @@
-"""The search index as a reader would search it: formulas as their plain reading, and whole
-under ``make serve``'s partial rebuilds.
+"""The one module that relies on what MkDocs and Material do without documenting it.
+
+Everything else in macros/ uses documented APIs only: MkDocs' plugin events and ``File``,
+mkdocs-macros' ``define_env`` and ``on_pre_page_macros``, Jinja's public classes. Two
+things no documented API allows are here, each checked by a test that fails when upstream
+behaviour changes:
+
+1. **The search index's form** (Material's ``search/search_index.json``: ``docs``, each with
+   ``location``, ``title`` and ``text``), rewritten after the search plugin writes it so
+   that a reader searches formulas as text, and so that a partial rebuild leaves it whole
+   (tests/test_site.py reads the index; tests/test_serve.py compares the served index with a
+   clean build's, byte for byte).
+2. **A page whose output file is missing is built by a dirty build** (MkDocs' ``--dirty``
+   skips a page whose output is newer than its source): ``macros.site.serving`` removes the
+   output of a page whose sources changed outside its own file (tests/test_serve.py checks
+   which pages a fixture edit rebuilds).
 
 The search plugin indexes each page's HTML before the math is typeset, so a formula is
 still its TeX source between arithmatex's delimiters (``\\(…\\)``, ``\\[…\\]``).
@@ -12,8 +26,10 @@ keep their entries from the index it replaces, and every page stays in the site'
 the index is the one a full build writes.
 """
 
+import contextlib
 import html
 import json
+import os
 import re
 from pathlib import Path
 
@@ -80,3 +96,9 @@ def last_runs(docs):
 def merged(fresh, earlier, pages):
     fresh, earlier = last_runs(fresh), last_runs(earlier)
     return [doc for url, rebuilt in pages for doc in (fresh if rebuilt else earlier).get(url, [])]
+
+
+def rebuild_next_time(file):
+    """Remove a page's output, so that MkDocs' dirty build builds the page (point 2 above)."""
+    with contextlib.suppress(OSError):
+        os.remove(file.abs_dest_path)
