@@ -9,7 +9,7 @@ module's ``names``, is registered as a whole, so the registry can say where a na
 
 import numpy as np
 
-from macros import claims, encodings, explain, facts, glossary, scaling, whatif
+from macros import claims, encodings, explain, facts, glossary, scaling, shown, whatif
 from macros.engine import fused, steps, variants
 from macros.registry import Registry
 from macros.render import (
@@ -43,8 +43,11 @@ def formatting(places):
         "tex": lambda x: latex.number(x, places),
         "vec": lambda v: latex.vector(v, places),
         "mat": lambda M: latex.matrix(M, places),
-        "masked_mat": lambda M, visible: latex.masked_matrix(M, visible, places),
-        "masked_vec": lambda v, visible, hidden=r"-\infty": latex.masked_vector(v, visible, places, hidden),
+        # A trace field with its masked entries as its kind says: a score −∞, a weight 0.
+        "shown": lambda record, name, row=None, visible=None, value=None: shown.shown(
+            record, name, places, row, visible, value
+        ),
+        "mask_added": latex.mask_added,
         "tensor": lambda T, stacked=False: tensors.tensor(T, places, stacked),
         "dots": lambda q, k: latex.dot_expansion(q, k, places),
         "score_expansions": lambda Q, K: latex.score_expansions(Q, K, places),

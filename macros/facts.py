@@ -146,6 +146,32 @@ def disagree_everywhere(A, B, start=0, places=None):
     return all(a != b for a, b in zip(tops(_matrix(A)[start:], places), tops(_matrix(B)[start:], places), strict=True))
 
 
+CASES = {
+    "causal": "a causal mask",
+    "padding": "padding (key_length)",
+    "source": "keys and values from a separate source",
+    "window": "a sliding window",
+    "positions": "position encodings",
+}
+
+
+def layer_cases(fixture):
+    """What a lesson's layer does beyond plain attention, as the shared explanations know
+    the cases: a subset of ``CASES``. A partial renders only the cases it models."""
+    found = set()
+    if fixture.causal:
+        found.add("causal")
+    if getattr(fixture, "key_length", None) is not None:
+        found.add("padding")
+    if getattr(fixture, "source", None) is not None:
+        found.add("source")
+    if getattr(getattr(fixture, "generation", None), "window", None):
+        found.add("window")
+    if getattr(fixture, "positions", None):
+        found.add("positions")
+    return found
+
+
 WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 

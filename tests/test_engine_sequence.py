@@ -12,7 +12,7 @@ from hypothesis.extra.numpy import arrays
 
 from macros import encodings, scaling, whatif
 from macros.engine import attention, positions, scale_study, sequence
-from macros.render import latex, rotary_widget
+from macros.render import rotary_widget
 
 # Drawing matrices is slow on a busy machine; the inputs are small and the check is not.
 relaxed = settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)
@@ -103,10 +103,6 @@ class TestSequenceLayer:
 
 
 class TestHelpers:
-    def test_masked_mat_writes_minus_infinity(self):
-        text = latex.masked_matrix([[1.0, 2.5], [0.5, 1.0]], [[True, False], [True, True]], 1)
-        assert text == r"\begin{bmatrix} 1.0 & -\infty \\ 0.5 & 1.0 \end{bmatrix}"
-
     def test_take_rows_counts_from_one(self):
         assert whatif.take_rows([[1], [2], [3]], [3, 1, 2]).tolist() == [[3], [1], [2]]
 

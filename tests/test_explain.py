@@ -58,3 +58,23 @@ def test_one_head_has_no_superscripts():
     lesson = computed.lesson("attention-by-hand")
     text = str(explain(lesson).softmax(lesson.trace.heads[0], 0))
     assert "^{(" not in text and np.isfinite(lesson.trace.heads[0].sums[0])
+
+
+def test_a_partial_refuses_a_layer_it_does_not_model(tmp_path):
+    """The masks lesson pads its batch; the one-sentence mask rule knows no padding, so it
+    must not say 'no mask is used' there: the build stops at the line that called it."""
+    import shutil
+
+    from macros.pages.book import PageError
+    from tests.sitebuild import PROJECT, edit
+
+    shutil.copytree(PROJECT / "lessons", tmp_path / "lessons")
+    src = tmp_path / "lessons" / "masks" / "lesson.md"
+    edit(src, "## The causal mask, row by row", "{{ explain.mask_rule() }}\n\n## The causal mask, row by row")
+    line = 1 + src.read_text(encoding="utf-8").split("explain.mask_rule()")[0].count("\n")
+    with pytest.raises(PageError) as caught:
+        computed.book_over(tmp_path).render("lessons/masks/lesson.md", src)
+    assert str(caught.value) == (
+        f"lessons/masks/lesson.md:{line}: explain.mask_rule() is written for plain attention with a causal mask "
+        "or position encodings; this lesson's layer has padding (key_length): say it in the lesson's own words"
+    )

@@ -36,5 +36,5 @@ def test_a_front_matter_field_that_shadows_a_helper_is_refused():
 @pytest.mark.parametrize("slug", computed.SLUGS)
 def test_every_lesson_sees_each_name_once(slug):
     names = computed.names(computed.lesson(slug))
-    assert {"num", "mat", "masked_mat", "claim", "explain", "lessons"} <= set(names)
+    assert {"num", "mat", "shown", "claim", "explain", "lessons"} <= set(names)
     assert not any(re.search(r"chapter", name) for name in names)

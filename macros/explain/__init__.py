@@ -8,7 +8,22 @@ text. A claim inside a partial fails the build like one in the lesson, located a
 line that called the partial.
 """
 
+from macros.errors import LessonError
+from macros.facts import CASES, layer_cases
+
 TEMPLATE = "macros/explain/steps.md.j2"
+
+
+def cases_refused(partial, modelled, cases):
+    """The mistake when a partial is called for a layer it does not model, or None."""
+    extra = sorted(set(cases) - set(modelled))
+    if not extra:
+        return None
+    knows = "plain attention" + (" with " + " or ".join(CASES[c] for c in modelled) if modelled else "")
+    has = " and ".join(CASES[c] for c in extra)
+    return (
+        f"explain.{partial}() is written for {knows}; this lesson's layer has {has}: say it in the lesson's own words"
+    )
 
 
 def partials(env, names):
@@ -25,5 +40,14 @@ def partials(env, names):
         """The head's W_Q, W_K and W_V as the lesson gives them."""
         return names["fixture"].heads[next(i for i, h in enumerate(heads) if h is head)]
 
-    extra = {"head_number": head_number, "projections_of": projections_of}
+    cases = layer_cases(names["fixture"])
+
+    def expects(partial, *modelled):
+        """Called first in every partial: the cases it models; any other case stops the build."""
+        refused = cases_refused(partial, modelled, cases)
+        if refused:
+            raise LessonError(refused)
+        return ""
+
+    extra = {"head_number": head_number, "projections_of": projections_of, "expects": expects}
     return env.get_template(TEMPLATE).make_module(vars={**names, **extra})

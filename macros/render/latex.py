@@ -16,10 +16,11 @@ def matrix(M, places):
     return rf"\begin{{bmatrix}} {body} \end{{bmatrix}}"
 
 
-def masked_matrix(M, visible, places):
-    r"""A bmatrix with ``-\infty`` wherever the mask hides an entry: the scores the softmax is given.
-    Hidden entries take no part in choosing between whole numbers and decimals."""
-    rows = format_masked(M, visible, places, masked=r"-\infty", minus="-")
+def masked_matrix(M, visible, places, hidden):
+    r"""A bmatrix with ``hidden`` wherever the mask hides an entry (``macros.shown`` picks it: −∞
+    for a score, 0 for a weight). Hidden entries take no part in choosing between whole
+    numbers and decimals."""
+    rows = format_masked(M, visible, places, masked=hidden, minus="-")
     return r"\begin{bmatrix} " + r" \\ ".join(" & ".join(row) for row in rows) + r" \end{bmatrix}"
 
 
@@ -65,9 +66,13 @@ def weighted_terms(weights, values, places):
     return " + ".join(f"{w}({v})" for w, v in zip(weights, values, strict=True))
 
 
-def masked_vector(values, visible, places, hidden=r"-\infty"):
-    r"""A row with ``hidden`` where the mask hides a key: ``-\infty`` in the scores the softmax
-    sees, ``0`` in its weights (an exact zero, written as one)."""
+def masked_vector(values, visible, places, hidden):
+    r"""A row with ``hidden`` where the mask hides a key (see ``masked_matrix``)."""
     visible = np.asarray(visible, dtype=bool)
-    texts = format_values(np.where(visible, values, 0.0), places, minus="-")
-    return "[" + ", ".join(t if seen else hidden for t, seen in zip(texts, visible, strict=True)) + "]"
+    texts = format_masked(values, visible, places, masked=hidden, minus="-")
+    return "[" + ", ".join(texts) + "]"
+
+
+def mask_added(visible):
+    r"""What the mask adds to a row of scores: ``0`` where a key is visible, ``-\infty`` where hidden."""
+    return "[" + ", ".join("0" if seen else r"-\infty" for seen in np.asarray(visible, dtype=bool)) + "]"
