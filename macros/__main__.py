@@ -1,10 +1,11 @@
-"""Command line: ``python -m macros trace PATH``, ``render DIR``, ``golden --out DIR`` and ``lesson SLUG``.
+"""Command line: ``python -m macros trace PATH``, ``render DIR``, ``golden --out DIR``, ``claims`` and ``lesson SLUG``.
 
 ``trace`` prints a fixture's whole trace as JSON, for authors writing a lesson and for
 tools outside the site (``--path heads.1.weights`` selects one value, ``--decimals 3``
 prints rows on one line, rounded, for reading). ``render`` writes the book as plain
 Markdown with a minimal mkdocs.yml. ``golden`` rewrites the reviewed record of
-published values into the folder it is given. ``lesson`` starts a new lesson from the
+published values into the folder it is given. ``claims`` lists every claim of the book
+(where it is written, its sentence, the condition it checks) for review. ``lesson`` starts a new lesson from the
 starter in ``macros/scaffold/`` and lists it in the track (``make lesson`` runs it).
 """
 
@@ -87,6 +88,12 @@ def golden_command(args):
         print(f"wrote {path}")
 
 
+def claims_command(args):
+    from macros import review
+
+    print(review.text(review.listing(args.project, args.lessons or None)))
+
+
 def lesson_command(args):
     folder, chapter = scaffold.create(args.slug, args.title, args.chapter, args.lessons)
     print(f"created {shown_path(folder)}/ (fixture.yaml, lesson.md), listed last in the chapter {chapter!r}")
@@ -116,6 +123,10 @@ def main(argv=None):
     record.add_argument("--out", required=True, help="the folder of records (the project keeps them in tests/golden)")
     record.add_argument("--lessons", default=str(lessons.LESSONS), help="the lessons folder")
     record.set_defaults(run=golden_command)
+    listed = commands.add_parser("claims", help="list every claim: where it is written, its sentence, its condition")
+    listed.add_argument("lessons", nargs="*", help="lesson folder names (default: every lesson)")
+    listed.add_argument("--project", default=".", help="the project folder (lessons/)")
+    listed.set_defaults(run=claims_command)
     lesson = commands.add_parser("lesson", help="start a new lesson from the starter and add it to the track")
     lesson.add_argument("slug", help="the lesson's folder name: lowercase words joined by hyphens")
     lesson.add_argument("--title", help="the lesson's title (default: from the name)")

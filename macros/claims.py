@@ -9,6 +9,9 @@ The predicates below are the vocabulary for such conditions; "roughly equal" and
 "differ by more than" always take an explicit tolerance, which the prose should state.
 """
 
+import contextlib
+from dataclasses import dataclass
+
 import numpy as np
 
 from macros.errors import ClaimError
@@ -74,9 +77,38 @@ def equal(a, b):
     return a.shape == b.shape and bool(np.all(a == b))
 
 
-def claim(condition, caller):
-    """The ``claim`` block: renders its sentence, or fails quoting it (the page adds where)."""
+@dataclass(frozen=True)
+class Claimed:
+    """One claim as a page rendered it: where it is written, its sentence, whether it held."""
+
+    where: str  # the template's name: lessons/masks/lesson.md, macros/explain/steps.md.j2
+    line: int
+    sentence: str
+    held: bool
+
+
+_recorders = []  # open recorders: (list of Claimed, lenient)
+
+
+@contextlib.contextmanager
+def recorded(lenient=False):
+    """Every claim rendered inside the block, in order; with ``lenient``, a false claim is
+    recorded instead of stopping the page (to see every claim of one render)."""
+    found = []
+    _recorders.append((found, lenient))
+    try:
+        yield found
+    finally:
+        _recorders.pop()
+
+
+def claim(where, line, condition, caller):
+    """The ``claim`` block: renders its sentence, or fails quoting it (the page adds where).
+    ``where`` and ``line`` are given by the page environment (macros.pages.claim_lines)."""
     sentence = caller()
-    if not bool(condition):
+    held = bool(condition)
+    for found, _ in _recorders:
+        found.append(Claimed(where, line, " ".join(sentence.split()), held))
+    if not held and not any(lenient for _, lenient in _recorders):
         raise ClaimError(f"this claim is false for the fixture's numbers: {' '.join(sentence.split())}")
     return sentence

@@ -196,3 +196,21 @@ def test_a_prerequisite_listed_after_the_lesson(copied):
         f"{TWO_HEADS}/lesson.md: front matter: requires: expected lessons listed earlier in the track, "
         "got tracing-two-heads"
     )
+
+
+def test_a_position_typed_in_a_claim_is_refused(copied):
+    template = copied / "lessons/masks/lesson.md"
+    edit(template, "The first position sees only itself", "Position 1 sees only itself")
+    line = line_of(template, "Position 1 sees")
+    assert error_for(copied, "masks").startswith(
+        f"lessons/masks/lesson.md:{line}: a claim's sentence types 'Position 1'"
+    )
+
+
+def test_a_token_label_typed_in_a_claim_is_refused(copied):
+    template = copied / "lessons/tracing-two-heads/lesson.md"
+    text = template.read_text(encoding="utf-8")
+    start = text.index("{% call claim(")
+    body = text.index("%}", start) + 2
+    template.write_text(text[:body] + "“mouse” " + text[body:], encoding="utf-8")
+    assert "a claim's sentence types '“mouse”'" in error_for(copied, "tracing-two-heads")

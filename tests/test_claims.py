@@ -60,9 +60,27 @@ class TestComparisons:
         assert not claims.equal([1, 0], [1, 0, 0]) and not claims.equal([1.0], [1.0 + 1e-15])
 
     def test_a_claim_renders_its_sentence_or_quotes_it(self):
-        assert claims.claim(True, caller=lambda: "Row 3 wins.") == "Row 3 wins."
+        assert claims.claim("x.md", 4, True, caller=lambda: "Row 3 wins.") == "Row 3 wins."
         with pytest.raises(ClaimError, match="false for the fixture's numbers: Row 3 wins."):
-            claims.claim(False, caller=lambda: "Row 3\n wins.")
+            claims.claim("x.md", 4, False, caller=lambda: "Row 3\n wins.")
+
+    def test_a_recorder_sees_every_claim_and_where_it_is_written(self):
+        with claims.recorded(lenient=True) as found:
+            claims.claim("x.md", 4, True, caller=lambda: "Row 3 wins.")
+            claims.claim("x.md", 9, False, caller=lambda: "Row 2\n wins.")
+        assert found == [
+            claims.Claimed("x.md", 4, "Row 3 wins.", True),
+            claims.Claimed("x.md", 9, "Row 2 wins.", False),
+        ]
+
+    def test_a_template_claim_knows_its_file_and_line(self):
+        from macros.pages import environment
+
+        env = environment.environment(".")
+        template = env.from_string("a\n\n{% call claim(1 < 2) -%}\nok\n{%- endcall %}", template_class=None)
+        with claims.recorded() as found:
+            assert template.render(claim=claims.claim).endswith("ok")
+        assert [(c.line, c.sentence, c.held) for c in found] == [(3, "ok", True)]
 
 
 class TestWidgetArguments:

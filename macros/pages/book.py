@@ -195,7 +195,7 @@ class Book:
         lesson = self._lesson(slug)
         name = f"lessons/{slug}/{folders.LESSON_FILE}"
         template = reads.read_bytes(self.root / name).decode("utf-8")
-        self._refuse_typed_numbers(name, template)
+        self._refuse_typed_values(name, template, lesson)
         markdown = self._render(
             name, context.lesson_names(lesson, self.environment, {self.book_names: self.book_names()})
         )
@@ -222,8 +222,11 @@ class Book:
             raise PageError(str(error)) from None
 
     @staticmethod
-    def _refuse_typed_numbers(name, template):
-        message = prose.typed_numbers_message(name, template)
+    def _refuse_typed_values(name, template, lesson):
+        """A decimal typed in the prose, or a position, count or label typed in a claim, is a
+        value no helper computed: refused, with the others of its kind named too."""
+        labels = {*lesson.fixture.query_labels, *lesson.fixture.key_labels}
+        message = prose.typed_numbers_message(name, template) or prose.typed_in_claims_message(name, template, labels)
         if message:
             raise PageError(message)
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import jinja2
 
+from macros.pages import claim_lines
 from macros.sources import front_matter, reads
 
 CODE = Path(__file__).resolve().parent.parent  # the macros package
@@ -108,7 +109,13 @@ def environment(root):
     gives it the names every template sees (``env.globals``)."""
     # Jinja's optimizer only folds constants, which lesson templates barely have; skipping
     # it makes compiling a lesson about a sixth cheaper.
-    return jinja2.Environment(loader=PageLoader(root), undefined=AuthorUndefined, optimized=False, autoescape=False)
+    return jinja2.Environment(
+        loader=PageLoader(root),
+        undefined=AuthorUndefined,
+        optimized=False,
+        autoescape=False,
+        extensions=[claim_lines.ClaimLines],
+    )
 
 
 def named(value):

@@ -53,3 +53,41 @@ def typed_numbers_message(name, text):
     named += [f"{len(others) - NAMED} more"] if len(others) > NAMED else []
     also = f" (also {', '.join(named)})" if others else ""
     return f"{name}:{line}: typed number {number}; show it with a helper{also}"
+
+
+# ---------------------------------------------------------------- claims' own words
+
+CLAIM = re.compile(r"\{%-?\s*call\s+claim\(.*?\)\s*-?%\}(?P<sentence>.*?)\{%-?\s*endcall\s*-?%\}", re.S)
+MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]*\$", re.S)
+PLACES = r"positions?|keys?|query|queries|rows?|columns?|coordinates?|tokens?|slots?|pairs?|sequences?|blocks?|steps?"
+TYPED_PLACE = re.compile(rf"\b(?:{PLACES})\s+\d+\b|\b\d+\s+(?:{PLACES})\b", re.I)
+QUOTED = re.compile(r"“([^”]*)”")
+
+
+def typed_in_claims(text, labels=()):
+    """(line, what) for each position, count or token label typed in a claim's sentence:
+    the sentence must take them from the computation, as it takes its numbers, or it can say
+    "row 3" of a row the condition does not check. Jinja expressions and math are skipped."""
+    labels = {str(label) for label in labels}
+    found = []
+    for block in CLAIM.finditer(text):
+        sentence = block["sentence"]
+        prose = MATH.sub(_blank, JINJA.sub(_blank, sentence))
+        start = block.start("sentence")
+        typed = [(m.start(), m.group()) for m in TYPED_PLACE.finditer(prose)]
+        typed += [(m.start(), m.group()) for m in QUOTED.finditer(prose) if m.group(1) in labels]
+        found += [(text.count("\n", 0, start + at) + 1, what) for at, what in sorted(typed)]
+    return found
+
+
+def typed_in_claims_message(name, text, labels=()):
+    """The message refusing the positions, counts and labels typed in a lesson's claims, or None."""
+    found = typed_in_claims(text, labels)
+    if not found:
+        return None
+    (line, what), others = found[0], found[1:]
+    also = f" (also {', '.join(f'{w!r} on line {at}' for at, w in others)})" if others else ""
+    return (
+        f"{name}:{line}: a claim's sentence types {what!r}; write it from the computation "
+        f"(position {{{{ r + 1 }}}}, {{{{ counted('key', keys) }}}}, “{{{{ tokens[i] }}}}”), as its numbers are{also}"
+    )
