@@ -3,8 +3,10 @@ lesson's page as the build renders it (tests/computed.py)."""
 
 import re
 
+import numpy as np
 import pytest
 
+from macros import redone
 from tests import computed
 
 MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.S)
@@ -14,6 +16,10 @@ WEIGHTS = re.compile(
     r"(?:\^\{[^}]*\}|_\{[^}]*\}|_\w)*\s*(?:=|\\approx)\s*"
 )
 VALUE = re.compile(r"(\\begin\{bmatrix\}.*?\\end\{bmatrix\}|\[[^\]]*\])", re.S)
+
+
+def maths(markdown):
+    return [match.group(1) or match.group(2) for match in MATH.finditer(markdown)]
 
 
 def weight_displays(markdown):
@@ -46,3 +52,43 @@ def test_the_scan_reads_the_pages_weights():
         for _, value in weight_displays(computed.page(slug))
     ]
     assert len(shown) >= 3 and any(re.search(r"(?<![\d.])0(?![\d.])", value) for value in shown)
+
+
+# ---------------------------------------------------------------- shown arithmetic (macros/redone.py)
+
+SILENT = r"""$$ z_1 = 0.333\,[2, 1] + 0.333\,[0, 4] + 0.333\,[1, 1] = [1, 2]. $$
+
+In the first sequence the same position reads $[1.250, 2.500]$.
+"""
+
+
+def test_the_scan_finds_a_silent_rounding_miss():
+    """The control: the masks page's reading before its note (from the shown weights, 0.999)."""
+    (miss,) = redone.misses(SILENT, 3)
+    assert (miss.redone, miss.shown) == ("[0.999, 1.998]", "1, 2")
+    assert redone.misses(SILENT.replace("In the first", "The weights shown are rounded. In the first"), 3) == []
+
+
+@pytest.mark.parametrize(
+    ("tex", "value"),
+    [
+        (r"2\cdot 1+(-1)\cdot 0 = 2", 2.0),  # a dot product, term by term
+        (r"0.248(1) + 0.248(0) + 0.503(1) = 0.751", 0.751),  # weighted terms
+        (r"0.5\,[2, 0] + 0.5\,[0, 4] = [1, 2]", [1.0, 2.0]),  # a weighted sum of rows
+        (r"[0.000, 0.707] + [0, -\infty] = [0.000, -\infty]", [0.0, -np.inf]),  # a mask added
+        (r"[1, 2] \begin{bmatrix} 1 & 0 \\ 1 & 1 \end{bmatrix} = [3, 2]", [3.0, 2.0]),  # a row through a matrix
+    ],
+)
+def test_each_form_of_calculation_is_redone(tex, value):
+    ((_, redone_value, _),) = redone.calculations(tex)
+    assert np.array_equal(np.asarray(redone_value, dtype=float), np.asarray(value, dtype=float))
+
+
+@pytest.mark.parametrize("slug", computed.SLUGS)
+def test_every_shown_calculation_checks_out_or_says_why_not(slug):
+    assert redone.misses(computed.page(slug), computed.lesson(slug).decimals) == []
+
+
+def test_the_scan_reads_the_pages_calculations():
+    found = sum(len(redone.calculations(tex)) for slug in computed.SLUGS for tex in maths(computed.page(slug)))
+    assert found >= 15

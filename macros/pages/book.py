@@ -187,7 +187,7 @@ class Book:
         return self._render(name, context.page_names(extra))
 
     def _lesson_page(self, slug):
-        from macros import context, notebooks, unseen
+        from macros import context, notebooks, redone, unseen
         from macros.notebooks.build import notebook_bytes
         from macros.render import practice, widgets
         from macros.render import track as track_render
@@ -203,6 +203,8 @@ class Book:
             markdown = unseen.enforce(name, markdown, lesson.decimals, template)
         except LessonError as error:
             raise PageError(str(error)) from None
+        for miss in redone.misses(markdown, lesson.decimals):  # a shown calculation must check out
+            raise PageError(f"{name}: {miss}")
         markdown = practice.placed(lesson, markdown)
         if slug in self.entries:
             entry = self.entries[slug]
