@@ -2,9 +2,10 @@
 
 ``python -m macros golden --changes-since REF`` reads the records committed at REF (with
 ``git show``), compares them with the working tree's and prints the changes as Markdown: for
-each lesson, every value's path (as ``python -m macros trace --path`` takes it), before and
-after, exactly as the records hold them (numbers as pages print them), and the lessons added
-or removed. CI writes it to the job summary. Reading the records needs the standard library only.
+each lesson, every changed value's dotted path in its record (``heads.0.weights.1.2``, positions
+counted from 0), before and after, as the records hold them (numbers as pages print them), and
+the lessons added or removed. CI writes it to the job summary. Reading the records needs the
+standard library only.
 """
 
 import json
@@ -62,10 +63,10 @@ def report(before, after, since, limit=LIMIT):
     lines, counted = [], 0
     for lesson in [*after, *(slug for slug in before if slug not in after)]:
         if lesson not in before:
-            lines += [f"### {lesson}", "", f"A new lesson: {len(list(leaves(after[lesson])))} published values.", ""]
+            lines += [f"### {lesson}", "", f"A new lesson: {len(list(leaves(after[lesson])))} recorded values.", ""]
             continue
         if lesson not in after:
-            lines += [f"### {lesson}", "", "Removed, with all its published values.", ""]
+            lines += [f"### {lesson}", "", "Removed, with all its recorded values.", ""]
             continue
         changes = value_changes(before[lesson], after[lesson])
         if not changes:

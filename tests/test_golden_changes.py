@@ -95,11 +95,11 @@ class TestReport:
             "\n"
             "### fresh\n"
             "\n"
-            "A new lesson: 10 published values.\n"
+            "A new lesson: 10 recorded values.\n"
             "\n"
             "### old\n"
             "\n"
-            "Removed, with all its published values.\n"
+            "Removed, with all its recorded values.\n"
         )
 
     def test_past_the_limit_the_rest_are_counted(self):
