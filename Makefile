@@ -10,7 +10,7 @@ export NO_MKDOCS_2_WARNING := 1
 KATEX_VERSION := 0.16.25
 KATEX_DIR := docs/assets/vendor/katex
 
-.PHONY: serve build lesson test test-fast lint golden contract bench vendor-katex clean
+.PHONY: serve build lesson test test-fast test-torch lint golden contract bench vendor-katex clean
 
 # An existing environment is brought up to date in place, not recreated.
 $(STAMP): requirements.txt
@@ -41,7 +41,7 @@ lesson: $(STAMP)
 # Tests keep Python's compiled modules (__pycache__/, ignored by git) even where the machine
 # sets PYTHONDONTWRITEBYTECODE: without them every run compiles the project and pytest rewrites
 # every test module again, about two seconds of test-fast. An empty value is unset for Python.
-test test-fast: export PYTHONDONTWRITEBYTECODE :=
+test test-fast test-torch: export PYTHONDONTWRITEBYTECODE :=
 
 # Every check: ruff, then every test (site builds, mkdocs serve and Chromium included).
 test: $(STAMP) lint
@@ -55,6 +55,22 @@ JOBS ?= 2
 test-fast: $(STAMP)
 	$(PY) -m pytest -q -m "not (build or serve or browser or slow)" --hypothesis-profile=fast \
 		$(if $(filter-out 1,$(JOBS)),-n $(JOBS) --dist loadfile)
+
+# Opt-in, never part of `make test`: every executed-notebook test with torch installed, so the
+# notebooks' comparisons with PyTorch run instead of being skipped. They run in their own
+# environment, .venv-torch/, made from requirements-torch.txt (requirements.txt plus a pinned
+# torch). pip takes the CPU build of that torch (2.13.0+cpu) where an index or wheel folder it is
+# configured with offers one (PIP_EXTRA_INDEX_URL, PIP_FIND_LINKS), else PyPI's default wheel.
+TORCH_VENV  := .venv-torch
+TORCH_STAMP := $(TORCH_VENV)/.installed
+$(TORCH_STAMP): requirements.txt requirements-torch.txt
+	test -x $(TORCH_VENV)/bin/python || $(PYTHON) -m venv $(TORCH_VENV)
+	$(TORCH_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(TORCH_VENV)/bin/python -m pip install --quiet -r requirements-torch.txt
+	touch $(TORCH_STAMP)
+
+test-torch: $(TORCH_STAMP)
+	$(TORCH_VENV)/bin/python -m pytest -q tests/test_notebooks.py -m slow -k "not without_torch"
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

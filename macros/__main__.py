@@ -4,8 +4,10 @@
 tools outside the site (``--path heads.1.weights`` selects one value, ``--decimals 3``
 prints rows on one line, rounded, for reading). ``render`` writes the book as plain
 Markdown with a minimal mkdocs.yml. ``golden`` rewrites the reviewed record of
-published values into the folder it is given. ``claims`` lists every claim of the book
-(where it is written, its sentence, the condition it checks) for review. ``lesson`` starts a new lesson from the
+published values into the folder it is given, or with ``--changes-since REF`` prints every
+recorded value that changed since a git ref, as Markdown. ``claims`` lists every claim of
+the book (where it is written, its sentence, the condition it checks) for review.
+``lesson`` starts a new lesson from the
 starter in ``macros/scaffold/`` and lists it in the track (``make lesson`` runs it).
 """
 
@@ -13,11 +15,13 @@ import argparse
 import json
 import sys
 
-from macros import export, golden, lessons, missing, scaffold
+from macros import export, golden, golden_changes, lessons, missing, scaffold
 from macros.engine.records import trace_record
 from macros.errors import LessonError, shown_path
 from macros.render.numbers import format_values
 from macros.sources import fixture
+
+GOLDEN = lessons.LESSONS.parent / "tests" / "golden"  # where the project keeps its records
 
 
 def select(data, path, trace):
@@ -84,6 +88,9 @@ def render_command(args):
 
 
 def golden_command(args):
+    if args.changes_since:
+        print(golden_changes.changes_since(args.changes_since, args.records), end="")
+        return
     for path in golden.write_all(args.out, args.lessons):
         print(f"wrote {path}")
 
@@ -119,9 +126,14 @@ def main(argv=None):
     render.add_argument("dir", help="the folder to write (docs/ and mkdocs.yml go in it)")
     render.add_argument("--project", default=".", help="the project folder (lessons/, docs/)")
     render.set_defaults(run=render_command)
-    record = commands.add_parser("golden", help="rewrite the records of published values")
-    record.add_argument("--out", required=True, help="the folder of records (the project keeps them in tests/golden)")
+    record = commands.add_parser("golden", help="rewrite the records of published values, or list their changes")
+    task = record.add_mutually_exclusive_group(required=True)
+    task.add_argument("--out", help="the folder of records to write (the project keeps them in tests/golden)")
+    task.add_argument(
+        "--changes-since", metavar="REF", help="print, as Markdown, every recorded value that changed since a git ref"
+    )
     record.add_argument("--lessons", default=str(lessons.LESSONS), help="the lessons folder")
+    record.add_argument("--records", default=str(GOLDEN), help="with --changes-since: the folder of records to compare")
     record.set_defaults(run=golden_command)
     listed = commands.add_parser("claims", help="list every claim: where it is written, its sentence, its condition")
     listed.add_argument("lessons", nargs="*", help="lesson folder names (default: every lesson)")

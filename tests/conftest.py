@@ -1,7 +1,11 @@
+import os
+
 import pytest
 from hypothesis import settings
 
 from tests import browsers, sitebuild
+
+pytest_plugins = ["pytester"]  # tests/test_tested_site.py runs the site fixture in a session of its own
 
 # Property tests draw this many cases; `make test-fast` passes --hypothesis-profile=fast.
 # No per-example deadline: speed is measured in bench/, never asserted by a test, and a
@@ -33,12 +37,24 @@ def pytest_runtest_protocol(item):
         sitebuild.unmarked_test = None
 
 
+def pytest_configure(config):
+    """$ABH_TESTED_SITE must name a new folder: one left by an earlier run would be kept as it is
+    (sitebuild.keep) and pass for this run's build. Checked once, before any xdist worker starts."""
+    target = os.environ.get(sitebuild.TESTED_SITE)
+    if target and not hasattr(config, "workerinput") and os.path.lexists(target):
+        raise pytest.UsageError(
+            f"{sitebuild.TESTED_SITE}={target}: the folder already exists; remove it, so that it holds this run's build"
+        )
+
+
 @pytest.fixture(scope="session")
 def site(tmp_path_factory):
-    """The real site, built once per test session exactly as ``make build`` builds it."""
+    """The real site, built once per test session exactly as ``make build`` builds it (and
+    kept in the folder $ABH_TESTED_SITE names, when set: CI publishes that folder)."""
     root = sitebuild.copy_project(tmp_path_factory.mktemp("site"))
     result = sitebuild.build(root)
     assert result.returncode == 0, result.output
+    sitebuild.keep_tested(result.site)
     return result
 
 

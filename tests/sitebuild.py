@@ -96,6 +96,44 @@ def build(root, strict=True, site=None, config=None):
     return Build(root, site, result.returncode, result.stdout + result.stderr)
 
 
+# Set to a folder, this keeps the session's build of the real site (the ``site`` fixture in
+# tests/conftest.py) there, so that CI publishes the very site its tests read.
+TESTED_SITE = "ABH_TESTED_SITE"
+
+
+def keep(site, target):
+    """Copy the built ``site`` to ``target`` once, whole; True when this call wrote it.
+
+    A ``target`` that already exists is left as it is: under pytest-xdist each worker builds
+    the site, the builds are the same bytes (tests/test_cache_identity.py compares builds byte
+    for byte), and the first worker to finish keeps its own. The copy is written beside
+    ``target`` and renamed into place, so no reader sees it half done.
+    """
+    target = Path(target).resolve()
+    if target.exists():
+        return False
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.partial-{os.getpid()}")
+    shutil.rmtree(partial, ignore_errors=True)
+    try:
+        shutil.copytree(site, partial)
+        try:
+            partial.rename(target)
+        except OSError:
+            if not target.is_dir():
+                raise
+            return False  # another process put its copy in place first
+        return True
+    finally:
+        shutil.rmtree(partial, ignore_errors=True)
+
+
+def keep_tested(site, environ=os.environ):
+    """``keep`` the session's build in the folder $ABH_TESTED_SITE names; nothing when unset."""
+    target = environ.get(TESTED_SITE)
+    return keep(site, target) if target else False
+
+
 def differing(left, right):
     """Paths (relative) whose bytes differ between two built sites, or that one lacks."""
     found = []
