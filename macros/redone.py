@@ -42,7 +42,7 @@ class Miss:
         )
 
 
-class Unreadable(ValueError):
+class UnreadableError(ValueError):
     """Text that is not a calculation of shown numbers (a formula, a symbol)."""
 
 
@@ -53,7 +53,7 @@ def _number(text):
     if text in (r"-\infty", "-\\infty"):
         return -np.inf
     if not re.fullmatch(NUMBER, text):
-        raise Unreadable(text)
+        raise UnreadableError(text)
     return float(text)
 
 
@@ -113,11 +113,11 @@ def _term(text):
 
 
 def redo(text):
-    """The value of a written-out calculation, or Unreadable when ``text`` is not one (a lone
+    """The value of a written-out calculation, or UnreadableError when ``text`` is not one (a lone
     number is not a calculation either)."""
     terms = _split_top(text, "+-")
     if len(terms) < 2 and not re.search(r"\\cdot|\\,|\]\s*\\begin", text):
-        raise Unreadable(text)
+        raise UnreadableError(text)
     with np.errstate(invalid="ignore"):
         return sum(_term(term) for term in terms)
 
@@ -141,7 +141,7 @@ def calculations(tex):
         try:
             value = _cells(written) if written.startswith(r"\begin{bmatrix}") else redo(written)
             shown = _array(result)
-        except (Unreadable, ValueError, IndexError):
+        except (UnreadableError, ValueError, IndexError):
             continue
         if np.shape(value) == np.shape(shown[0]):  # a result of another shape is not this one's
             found.append((written, value, shown))
@@ -158,8 +158,8 @@ def _operand(text):
 def agrees(value, shown, places):
     """The redone value reads as the shown one at the page's precision, entry by entry (a whole
     number printed without decimals is exact, so 0.999 does not read as 1)."""
-    values, texts = shown
-    for got, want, text in zip(np.ravel(np.asarray(value, dtype=float)), np.ravel(values), texts, strict=True):
+    values, _ = shown
+    for got, want in zip(np.ravel(np.asarray(value, dtype=float)), np.ravel(values), strict=True):
         if np.isinf(want) or np.isinf(got):
             if got != want:
                 return False

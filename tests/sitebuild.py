@@ -66,14 +66,16 @@ def add_lesson(root, folder, chapter):
     return root / "lessons" / folder.name
 
 
-# The build date the sitemap carries, fixed so that two builds of the same sources are the
-# same bytes even across midnight.
+# The build date the sitemap carries, fixed for builds a test compares byte for byte, so that
+# they are the same bytes even across midnight. The session's site (kept for publishing) has
+# its own date.
 SOURCE_DATE_EPOCH = "1700000000"
 
 
-def environment(strict=True):
+def environment(strict=True, fixed_date=False):
     env = {**os.environ, "STRICT": "true" if strict else "false", "NO_MKDOCS_2_WARNING": "1"}
-    env["SOURCE_DATE_EPOCH"] = SOURCE_DATE_EPOCH
+    if fixed_date:
+        env["SOURCE_DATE_EPOCH"] = SOURCE_DATE_EPOCH
     env.pop("PYTHONPATH", None)
     return env
 
@@ -83,7 +85,7 @@ def environment(strict=True):
 unmarked_test = None
 
 
-def build(root, strict=True, site=None, config=None):
+def build(root, strict=True, site=None, config=None, fixed_date=False):
     if unmarked_test:
         raise AssertionError(
             f"{unmarked_test} builds the site: mark it @pytest.mark.build so that `make test-fast` leaves it out"
@@ -92,7 +94,9 @@ def build(root, strict=True, site=None, config=None):
     site = Path(site) if site is not None else root / "site"
     command = [sys.executable, "-m", "mkdocs", "build", "--site-dir", str(site)]
     command += ["-f", config] if config else []
-    result = subprocess.run(command, cwd=root, env=environment(strict), capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        command, cwd=root, env=environment(strict, fixed_date), capture_output=True, text=True, timeout=300
+    )
     return Build(root, site, result.returncode, result.stdout + result.stderr)
 
 

@@ -45,7 +45,9 @@ EDITS = {
         root / "mkdocs.yml", "site_name: Attention by Hand", "site_name: Attention, by Hand"
     ),
     "a Jinja environment option": lambda root: edit(
-        root / "macros/pages/environment.py", "optimized=False, autoescape=False", "optimized=False, trim_blocks=True"
+        root / "macros/pages/environment.py",
+        "        optimized=False,\n",
+        "        optimized=False,\n        trim_blocks=True,\n",
     ),
     "the track": lambda root: edit(root / "lessons/track.yaml", "title: Masks, scale and position", "title: Masks"),
 }
@@ -58,18 +60,18 @@ def test_after_an_edit_the_warm_build_is_the_clean_build(project, tmp_path, kind
         BEFORE[kind](project)
         assert build(project, site=tmp_path / "before").returncode == 0
     EDITS[kind](project)
-    warm = build(project, site=tmp_path / "warm")
+    warm = build(project, site=tmp_path / "warm", fixed_date=True)
     assert warm.returncode == 0, warm.output
     shutil.rmtree(project / ".cache")
-    clean = build(project, site=tmp_path / "clean")
+    clean = build(project, site=tmp_path / "clean", fixed_date=True)
     assert clean.returncode == 0, clean.output
     assert differing(warm.site, clean.site) == []
     assert any((project / ".cache" / "pages").iterdir()) and any((project / ".cache" / "katex").iterdir())
 
 
 def test_the_caches_change_no_byte_of_an_unedited_build(project, tmp_path):
-    warm = build(project, site=tmp_path / "warm")
+    warm = build(project, site=tmp_path / "warm", fixed_date=True)
     shutil.rmtree(project / ".cache")
-    clean = build(project, site=tmp_path / "clean")
+    clean = build(project, site=tmp_path / "clean", fixed_date=True)
     assert warm.returncode == clean.returncode == 0
     assert differing(warm.site, clean.site) == []

@@ -43,7 +43,7 @@ class Server:
         self.port, self.temporary = free_port(), Path(temporary)
         self.temporary.mkdir(exist_ok=True)
         command = [sys.executable, "-m", "macros.site.serve", "-a", f"127.0.0.1:{self.port}"]
-        env = {**environment(strict=False), "TMPDIR": str(self.temporary)}
+        env = {**environment(strict=False, fixed_date=True), "TMPDIR": str(self.temporary)}
         self.process = subprocess.Popen(
             command, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
         )
@@ -104,7 +104,7 @@ def clean_build_as_served(project, server, tmp_path):
     config = project / "mkdocs.served.yml"
     config.write_text(f"INHERIT: mkdocs.yml\nsite_url: http://127.0.0.1:{server.port}/\n", encoding="utf-8")
     shutil.rmtree(project / ".cache", ignore_errors=True)
-    result = build(project, strict=False, site=tmp_path / "clean", config="mkdocs.served.yml")
+    result = build(project, strict=False, site=tmp_path / "clean", config="mkdocs.served.yml", fixed_date=True)
     assert result.returncode == 0, result.output
     return result.site
 

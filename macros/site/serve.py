@@ -45,10 +45,13 @@ def stop_with_parent():
 
 
 def start(args):
+    """The server. Python keeps its compiled modules under .cache/pycache, not in macros/: a
+    file written into a watched folder would make the server rebuild for nothing."""
     command = [sys.executable, "-m", "mkdocs", "serve", "--dirty"]
     command += ["-a", args.dev_addr] if args.dev_addr else []
     command += ["-f", args.config_file] if args.config_file else []
-    return subprocess.Popen(command, preexec_fn=stop_with_parent)
+    env = {**os.environ, "PYTHONPYCACHEPREFIX": str(Path.cwd() / ".cache" / "pycache")}
+    return subprocess.Popen(command, env=env, preexec_fn=stop_with_parent)
 
 
 def stop(server):
