@@ -70,10 +70,87 @@ GLOSSARY = {
 }
 
 
+# The glossary page's sections, each a heading of its own: a reader's search finds a symbol
+# under its topic, and the page reads in the order of a layer.
+SECTIONS = {
+    "Positions and shapes": ["X", "x", "n", "i", "j", "r", "c", "p", "I", "d_model", "h", "d_k", "d_v"],
+    "Queries, keys and values": [
+        "W_Q",
+        "W_K",
+        "W_V",
+        "Q",
+        "K",
+        "V",
+        "q",
+        "k",
+        "v",
+        "W_Q_all",
+        "W_K_all",
+        "W_V_all",
+        "transpose",
+    ],
+    "Scores, weights and readings": ["s", "scores", "scale", "S", "T", "e", "weights", "A", "output", "Z"],
+    "Masks": ["mask", "masked", "-inf", "key_length"],
+    "The layer's output": ["W_O", "Y", "y"],
+    "Sources and positions": ["source", "m", "PE", "theta", "R", "pair"],
+    "Generating text": ["t", "K_cache", "V_cache", "g", "m_max", "l", "acc", "w", "multiply-add"],
+}
+# Terms and abbreviations, each with the lesson that explains it.
+TERMS = [
+    (
+        "multi-head attention",
+        "several heads, each with its own projections, run side by side and concatenated",
+        "two-heads-separate-projections",
+    ),
+    (
+        "causal mask",
+        "position i sees positions 1 to i: what a model that writes text one token at a time uses",
+        "masks",
+    ),
+    (
+        "padding mask",
+        "keys after a sequence's valid length are hidden, so a batch can hold sequences of different lengths",
+        "masks",
+    ),
+    ("cross-attention", "queries from one sequence, keys and values from another (the source)", "cross-attention"),
+    (
+        "sinusoidal encodings",
+        "sines and cosines of each position, added to the inputs so that order matters",
+        "order-and-position",
+    ),
+    (
+        "RoPE, rotary position embedding",
+        "each query and key turned by an angle proportional to its position",
+        "rotary-by-hand",
+    ),
+    (
+        "KV cache",
+        "the keys and values of the tokens written so far, kept so that a new token costs one row",
+        "kv-cache",
+    ),
+    ("MQA, multi-query attention", "every query head shares one key/value head", "grouped-query-attention"),
+    ("GQA, grouped-query attention", "query heads share g key/value heads in groups", "grouped-query-attention"),
+    ("online softmax", "the softmax computed block by block, with a running maximum and sum", "online-softmax"),
+    (
+        "FlashAttention",
+        "attention computed in tiles with the online softmax, never holding the whole score matrix",
+        "online-softmax",
+    ),
+    ("sliding window", "each token sees only the last w tokens", "attention-cost"),
+]
+
+
 def table():
-    """The glossary as a Markdown table: symbol, name in plain text and code, meaning."""
-    rows = [[f"${tex}$", f"`{name}`", meaning] for name, (tex, meaning) in GLOSSARY.items()]
-    return tables.markdown_table(["symbol", "in plain text and code", "meaning"], rows)
+    """The glossary page's body: one section per topic, each a table of symbol, name in plain
+    text and code, and meaning; then the terms and abbreviations, each linked to its lesson
+    (a link relative to the glossary page, which sits at the top of the site)."""
+    parts = []
+    for title, names in SECTIONS.items():
+        rows = [[f"${GLOSSARY[name][0]}$", f"`{name}`", GLOSSARY[name][1]] for name in names]
+        parts += [f"## {title}", tables.markdown_table(["symbol", "in plain text and code", "meaning"], rows)]
+    rows = [[f"[{term}](lessons/{slug}/lesson.md)", meaning] for term, meaning, slug in TERMS]
+    parts += ["## Terms and abbreviations", tables.markdown_table(["term (links to its lesson)", "meaning"], rows)]
+    return "\n\n".join(parts)
 
 
 def sym(name, head=None):

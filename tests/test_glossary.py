@@ -28,3 +28,13 @@ def test_the_glossary_defines_every_symbol_a_lesson_uses(slug):
     used = glossary.symbols_in(computed.page(slug))
     assert used, f"{slug}: no math found, so the scan found nothing to check"
     assert used - glossary.glossary_symbols() == set(), f"{slug} uses symbols the glossary does not define"
+
+
+def test_every_symbol_is_in_one_section_of_the_page():
+    listed = [name for names in glossary.SECTIONS.values() for name in names]
+    assert sorted(listed) == sorted(glossary.GLOSSARY) and len(listed) == len(set(listed))
+
+
+def test_the_abbreviations_a_reader_searches_for_are_defined():
+    terms = " ".join(term for term, _, _ in glossary.TERMS)
+    assert all(word in terms for word in ("GQA", "MQA", "RoPE", "KV cache"))

@@ -66,6 +66,22 @@ class TestRealSite:
         assert "\\\\(" not in index and "\\\\[" not in index and "bmatrix" not in index
         assert "d_k" in index
 
+    def test_the_search_finds_the_abbreviations_and_leaves_out_answers_and_tables(self, site):
+        import json
+
+        docs = json.loads((site.site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+        text = " ".join(doc["title"] + " " + doc["text"] for doc in docs)
+        assert all(word in text for word in ("GQA", "MQA", "RoPE"))
+        assert "Hint 1" not in text  # hints open only after attempts
+        assert not re.search(r"\d\.\d{3}, \d\.\d{3}, \d\.\d{3} [a-z]", text)  # no row of a table of numbers
+        glossary = [doc for doc in docs if doc["location"].startswith("glossary/")]
+        assert len(glossary) > 5 and all(doc["text"].strip() for doc in glossary[1:])
+
+    def test_the_author_guide_is_off_the_readers_path(self, site):
+        lesson = (site.site / LESSON / "index.html").read_text(encoding="utf-8")
+        assert "authoring/" not in lesson and "Writing a lesson" not in lesson
+        assert "authoring/" in (site.site / "index.html").read_text(encoding="utf-8")
+
     def test_nothing_is_loaded_from_another_host(self, site):
         loads = re.compile(r"""(?:<script[^>]*\bsrc|<link[^>]*\bhref|<img[^>]*\bsrc|url\()\s*=?\s*["']?(https?:)?//""")
         offenders = []

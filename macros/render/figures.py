@@ -10,8 +10,8 @@ import html
 
 import numpy as np
 
+from macros.render import tables
 from macros.render.numbers import format_values
-from macros.render.tables import markdown_table
 
 BAR_LENGTH = 200  # px of a weight of 1
 ROW = 26  # px per key
@@ -48,7 +48,9 @@ def weight_bars(weights, labels, decimals, path, title):
 
 
 def heat_map(weights, visible, row_labels, col_labels, decimals, path, title):
-    """Rows are queries, columns keys; a cell's shade is its weight and masked cells are empty."""
+    """Rows are queries, columns keys; the stronger a cell's colour, the more weight (in light and
+    dark mode alike), and a masked cell is an empty dashed outline with a dash: no weight at all,
+    never a shade that could read as some."""
     weights = np.asarray(weights, dtype=float)
     texts = format_values(weights, decimals)
     left = 12 + 8 * max(len(str(label)) for label in row_labels)
@@ -68,7 +70,11 @@ def heat_map(weights, visible, row_labels, col_labels, decimals, path, title):
         for c in range(n_k):
             x = left + c * CELL
             if not visible[r][c]:
-                parts.append(f'<rect class="abh-masked" x="{x}" y="{y}" width="{CELL}" height="{CELL}"/>')
+                parts.append(
+                    f'<rect class="abh-masked" x="{x + 3}" y="{y + 3}" width="{CELL - 6}" height="{CELL - 6}"/>'
+                    f'<text class="abh-figure-label abh-masked-mark" x="{x + CELL / 2}" y="{y + CELL / 2 + 5}" '
+                    'text-anchor="middle">–</text>'
+                )
                 continue
             parts.append(
                 f'<rect class="abh-heat" data-heat="{path}.{r}.{c}" x="{x}" y="{y}" width="{CELL}" height="{CELL}" '
@@ -90,6 +96,6 @@ def maps_side_by_side(maps):
 
 def numbers_table(title, header, rows):
     """The data-table twin of a figure, collapsed under 'Show the numbers'."""
-    table = markdown_table(header, rows)
+    table = tables.markdown_table(header, rows)
     indented = "\n".join("    " + line for line in table.splitlines())
     return f'??? info "Show the numbers: {title}"\n\n{indented}\n'

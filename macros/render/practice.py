@@ -71,7 +71,7 @@ def element(lesson):
         data_decimals=lesson.decimals,
     )
     return (
-        f'<div class="abh-practice" {attrs}>\n'
+        f'<div class="abh-practice" {attrs} data-search-exclude>\n'
         '<p class="abh-practice-intro">The same kind of question on other numbers: with scripts on, '
         "this part draws new numbers, checks your answer and shows the steps.</p>\n"
         f'<ol class="abh-practice-checks">\n{items}\n</ol>\n</div>'

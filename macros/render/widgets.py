@@ -91,7 +91,8 @@ def gate(name, questions, need, tolerance, with_choice=None, recall=False):
         for i, (label, answer) in enumerate(questions, 1)
     )
     return (
-        f'<div class="abh-gate" {_attrs(data_gate=name, data_need=need, data_tolerance=_number(tolerance), **extra)}>\n'
+        f'<div class="abh-gate" {_attrs(data_gate=name, data_need=need, data_tolerance=_number(tolerance), **extra)}'
+        " data-search-exclude>\n"
         f'<ol class="abh-checks">\n{items}\n</ol>\n'
         f'<p class="abh-status" aria-live="polite" hidden></p>\n</div>'
     )
@@ -165,13 +166,14 @@ def check(name, question, answer, tolerance, hints=(), solution="", recall=False
     )
     return (
         gate(name, [(question, answer)], 1, tolerance, recall=recall)
-        + f'\n\n<div class="abh-hints" {_attrs(data_attempts_of=name)} markdown>\n{details}\n</div>'
+        + f'\n\n<div class="abh-hints" {_attrs(data_attempts_of=name)} data-search-exclude markdown>\n{details}\n</div>'
     )
 
 
 def fold(gate_name, caller):
     """Worked content kept folded until the reader's first attempt at ``gate_name``."""
-    return f'<div class="abh-fold" {_attrs(data_fold_until=gate_name)} markdown>\n\n{caller()}\n\n</div>'
+    attrs = _attrs(data_fold_until=gate_name)
+    return f'<div class="abh-fold" {attrs} data-search-exclude markdown>\n\n{caller()}\n\n</div>'
 
 
 def why(name, label):

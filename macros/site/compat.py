@@ -46,7 +46,13 @@ def readable(tex):
 
 
 def with_plain_math(text):
-    return TEX.sub(lambda m: readable(m["inline"] if m["inline"] is not None else m["display"]), text)
+    """Formulas as plain text; a matrix of numbers is left out (its snippet would be digits)."""
+
+    def plain(match):
+        tex = match["inline"] if match["inline"] is not None else match["display"]
+        return "" if r"\begin{bmatrix}" in tex else readable(tex)
+
+    return TEX.sub(plain, text)
 
 
 def index_file(site_dir):

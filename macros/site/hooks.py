@@ -4,7 +4,8 @@
 - the site's files: lesson pages and their notebooks (``macros.site.files``);
 - partial rebuilds under ``make serve`` (``macros.site.serving``);
 - math typeset at build time (``macros.site.math``);
-- the search index with readable math (``macros.site.compat``);
+- the search index with readable math (``macros.site.compat``), and the tables and figures
+  of numbers left out of it (``macros.site.searchable``);
 - the theme's compiled templates kept between builds (``macros.site.theme``).
 
 The book itself is made by the macros plugin (``macros.site.plugin``); MkDocs runs this file
@@ -18,7 +19,7 @@ from mkdocs.plugins import event_priority, get_plugin_logger
 
 from macros import cache_age
 from macros.render import katex
-from macros.site import compat, math, plugin, serving, theme
+from macros.site import compat, math, plugin, searchable, serving, theme
 from macros.site import files as site_files
 from macros.sources import track
 
@@ -69,6 +70,8 @@ def on_env(env, config, files):
 
 @event_priority(-100)  # last: the Markdown is HTML now; its formulas go to KaTeX right away
 def on_page_content(html, page, config, files):
+    if plugin.lesson_page(page.file.src_uri):
+        html = searchable.numbers_left_out(html)
     math.submit(root_of(config), html)
     return html
 

@@ -35,6 +35,12 @@ def book_of(config):
     return _books.get(config_path(config))
 
 
+def lesson_page(src_uri):
+    """Whether a page of the site is a lesson (lessons/<slug>/lesson.md)."""
+    parts = src_uri.split("/")
+    return len(parts) == 3 and parts[0] == "lessons" and parts[2] == "lesson.md"
+
+
 def define_env(env):
     book = Book(Path(config_path(env.conf)).parent)
     if book.track_error is not None:
