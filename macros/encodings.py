@@ -7,9 +7,10 @@ from macros.engine import positions
 from macros.render import rotary_widget
 
 
-def rotate(row, position, base):
-    """One query or key row turned to ``position``, pair by pair."""
-    return positions.rotary(np.asarray(row, dtype=float)[None, :], [position], base)[0]  # (d_k,)
+def rotate(row, position, base, layout="interleaved"):
+    """One query or key row turned to ``position``, pair by pair (``layout="half"``: pair i is
+    coordinates i and i + d_k/2, as many libraries write it)."""
+    return positions.rotary(np.asarray(row, dtype=float)[None, :], [position], base, layout)[0]  # (d_k,)
 
 
 def names(places):
@@ -18,6 +19,7 @@ def names(places):
         "rotary_score": positions.rotary_score,
         "rotate": rotate,
         "rotary_frequencies": positions.rotary_frequencies,
+        "half_order": positions.half_order,
         "rotary_lab": lambda q, k, base, q_position, k_position, pairs: rotary_widget.lab(
             q, k, base, q_position, k_position, pairs, places
         ),

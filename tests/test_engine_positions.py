@@ -202,3 +202,30 @@ class TestRotaryHead:
         assert set(record) == {"Q", "K", "q_angles", "k_angles", "head"}
         assert record["head"]["scaled"][0][1] is None  # masked, as in trace.py
         assert record["k_angles"] == [[0.0], [1.0]]
+
+
+class TestRotateHalf:
+    def test_by_hand(self):
+        # d_k = 4, one row [1, 2, 3, 4] at angles (a, b): pairs (1, 3) and (2, 4) turn.
+        a, b = 0.5, 0.25
+        got = positions.rotate_half(np.array([[1.0, 2.0, 3.0, 4.0]]), np.array([[a, b]]))[0]
+        want = [
+            np.cos(a) - 3 * np.sin(a),
+            2 * np.cos(b) - 4 * np.sin(b),
+            np.sin(a) + 3 * np.cos(a),
+            2 * np.sin(b) + 4 * np.cos(b),
+        ]
+        assert np.allclose(got, want, atol=1e-15)
+
+    def test_the_two_layouts_agree_on_reordered_columns_and_not_otherwise(self):
+        rng = np.random.default_rng(3)
+        Q, K = rng.normal(size=(3, 6)), rng.normal(size=(3, 6))
+        order = positions.half_order(6)
+        interleaved = positions.rotary(Q, [0, 1, 2], 100.0) @ positions.rotary(K, [0, 1, 2], 100.0).T
+        half = (
+            positions.rotary(Q[:, order], [0, 1, 2], 100.0, "half")
+            @ positions.rotary(K[:, order], [0, 1, 2], 100.0, "half").T
+        )
+        assert np.allclose(interleaved, half, atol=1e-12)
+        plain_half = positions.rotary(Q, [0, 1, 2], 100.0, "half") @ positions.rotary(K, [0, 1, 2], 100.0, "half").T
+        assert not np.allclose(interleaved, plain_half, atol=1e-3)

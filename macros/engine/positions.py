@@ -6,7 +6,9 @@ embedding instead rotates each head's q and k by an angle proportional to the po
 that a score depends on the two positions only through their difference.
 
 Positions count from 0. Rotary pairs coordinates (2i, 2i+1), the RoFormer layout; many
-libraries pair i with i + d_k/2 instead, which is the same rotation on permuted coordinates.
+libraries pair i with i + d_k/2 instead ("rotate half", ``rotate_half``): on the same
+weights that gives other numbers, and the two agree once the columns of W_Q and W_K are
+reordered (``half_order``).
 """
 
 from dataclasses import dataclass
@@ -102,15 +104,34 @@ def rotate_pairs(M, angles):
     return out  # (n, d_k)
 
 
-def rotary(M, positions, base=10000.0):
-    """A head's q or k rows, each rotated by its own position."""
-    return rotate_pairs(M, rotary_angles(positions, M.shape[1], base))  # (n, d_k)
+def rotate_half(M, angles):
+    """The other common layout ("rotate half", as many libraries write it): pair i is
+    (M[:, i], M[:, i + d_k/2]), turned by the same angle. On the same weights it gives other
+    numbers; it equals ``rotate_pairs`` once the columns are reordered (``half_order``)."""
+    check_rotary_width(M.shape[1])
+    half = M.shape[1] // 2
+    x, y = M[:, :half], M[:, half:]  # (n, d_k/2) each
+    cos, sin = np.cos(angles), np.sin(angles)
+    return np.hstack([x * cos - y * sin, x * sin + y * cos])  # (n, d_k)
 
 
-def rotary_score(q, k, q_position, k_position, base=10000.0):
+def half_order(d_k):
+    """The column order that takes the interleaved layout to rotate-half: 0, 2, 4, …, 1, 3, 5, …"""
+    return np.concatenate([np.arange(0, d_k, 2), np.arange(1, d_k, 2)])  # (d_k,)
+
+
+LAYOUTS = {"interleaved": rotate_pairs, "half": rotate_half}
+
+
+def rotary(M, positions, base=10000.0, layout="interleaved"):
+    """A head's q or k rows, each rotated by its own position, in either layout."""
+    return LAYOUTS[layout](M, rotary_angles(positions, M.shape[1], base))  # (n, d_k)
+
+
+def rotary_score(q, k, q_position, k_position, base=10000.0, layout="interleaved"):
     """The raw score of one query and one key after rotation: depends on k_position - q_position only."""
-    q_rot = rotary(np.asarray(q, dtype=float)[None, :], [q_position], base)  # (1, d_k)
-    k_rot = rotary(np.asarray(k, dtype=float)[None, :], [k_position], base)  # (1, d_k)
+    q_rot = rotary(np.asarray(q, dtype=float)[None, :], [q_position], base, layout)  # (1, d_k)
+    k_rot = rotary(np.asarray(k, dtype=float)[None, :], [k_position], base, layout)  # (1, d_k)
     return float(steps.score(q_rot, k_rot)[0, 0])  # (1, d_k) @ (d_k, 1) -> (1, 1)
 
 
