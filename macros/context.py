@@ -86,7 +86,7 @@ def lesson_widgets_of(lesson):
         "maps": lambda average=True, names=None: lesson_widgets.maps(lesson, average, names),
         "editor": lambda field, label: lesson_widgets.editor(lesson, field, label),
         "bound": lambda path: lesson_widgets.bound(lesson, path),
-        "lab": lesson_widgets.lab,
+        "lab": lambda name, caller: lesson_widgets.lab(lesson, name, caller),
         "gate": widgets.gate,
         "check": widgets.check,
         "fold": widgets.fold,

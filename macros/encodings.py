@@ -1,9 +1,10 @@
 """Position encodings as a lesson names them: sinusoidal rows, a query or key turned by
-rotary's angles, a rotary score, and the rotary lab (``macros.engine.positions`` computes)."""
+rotary's angles, a rotary score, the rotary lab (``macros.engine.positions`` computes), and
+ALiBi's slopes and bias (``macros.engine.scoring``)."""
 
 import numpy as np
 
-from macros.engine import positions
+from macros.engine import positions, scoring
 from macros.render import rotary_widget
 
 
@@ -20,6 +21,8 @@ def names(places):
         "rotate": rotate,
         "rotary_frequencies": positions.rotary_frequencies,
         "half_order": positions.half_order,
+        "alibi_slopes": scoring.alibi_slopes,
+        "alibi_bias": scoring.alibi_bias,
         "rotary_lab": lambda q, k, base, q_position, k_position, pairs: rotary_widget.lab(
             q, k, base, q_position, k_position, pairs, places
         ),

@@ -152,6 +152,8 @@ CASES = {
     "source": "keys and values from a separate source",
     "window": "a sliding window",
     "positions": "position encodings",
+    "bias": "a bias added to the scores (ALiBi)",
+    "additive": "additive scoring",
 }
 
 
@@ -169,6 +171,10 @@ def layer_cases(fixture):
         found.add("window")
     if getattr(fixture, "positions", None):
         found.add("positions")
+    if getattr(fixture, "alibi", None) is not None:
+        found.add("bias")
+    if getattr(fixture, "additive", None) is not None:
+        found.add("additive")
     return found
 
 

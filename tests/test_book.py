@@ -214,3 +214,17 @@ def test_a_token_label_typed_in_a_claim_is_refused(copied):
     body = text.index("%}", start) + 2
     template.write_text(text[:body] + "“mouse” " + text[body:], encoding="utf-8")
     assert "a claim's sentence types '“mouse”'" in error_for(copied, "tracing-two-heads")
+
+
+def test_a_lab_on_a_lesson_whose_heads_score_another_way_is_refused(copied):
+    # The browser computes plain attention: with ALiBi its live numbers would not be the page's.
+    slug = "two-heads-separate-projections"
+    edit(copied / f"lessons/{slug}/fixture.yaml", "causal: true\n", "causal: true\nalibi: [0.5, 0.25]\n")
+    template = copied / f"lessons/{slug}/lesson.md"
+    front = template.read_text(encoding="utf-8").split("---\n")[1]
+    template.write_text(f'---\n{front}---\n\n# Lab\n\n{{% call lab("projections") %}}x{{% endcall %}}\n')
+    line = line_of(template, "call lab")
+    assert error_for(copied, slug) == (
+        f"lessons/{slug}/lesson.md:{line}: lab('projections'): the reader's browser computes plain attention,"
+        " and this lesson's heads score with additive or alibi; show the step with the page's own numbers instead"
+    )

@@ -65,5 +65,5 @@ def test_an_opt_out_is_true(level, field):
 
 def test_the_guard_sees_a_new_field():
     """The control: a field no place knows is reported for every place."""
-    new = Field("bias", "matrix")
+    new = Field("tiles_new", "matrix")
     assert [place for place in PLACES if new.handled_by(place) and not handles(place, "head", new)] == list(PLACES)

@@ -130,8 +130,9 @@ BAD = [
     ),
     pytest.param(
         GOOD.replace("causal: false", "casual: false"),
-        "F:3: casual: expected one of the fields W_O, X, block_size, causal, extends, heads, key_length, kv_heads,"
-        " params, positions, source, source_tokens, tokens, window, got an unknown field (did you mean causal?)",
+        "F:3: casual: expected one of the fields W_O, X, additive, alibi, block_size, causal, extends, heads,"
+        " key_length, kv_heads, params, positions, source, source_tokens, tokens, window,"
+        " got an unknown field (did you mean causal?)",
         id="unknown-key",
     ),
     pytest.param(

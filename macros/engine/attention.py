@@ -3,21 +3,30 @@
 import numpy as np
 
 from macros.engine import steps
+from macros.engine.scoring import Scoring, additive_scores, alibi_bias
 from macros.engine.trace import HeadTrace, Trace
 
 
-def attend(Q, K, V, causal=False):
+def attend(Q, K, V, causal=False, scoring=None):
     """A single head given its queries, keys and values: steps 2 to 6."""
     visible = steps.visibility(Q.shape[0], K.shape[0], causal)  # (n_q, n_k)
-    return attend_with(Q, K, V, visible)
+    return attend_with(Q, K, V, visible, scoring)
 
 
-def attend_with(Q, K, V, visible):
-    """A single head under a given mask (step 4's visibility): steps 2, 3, 5 and 6."""
-    scores = steps.score(Q, K)  # (n_q, n_k)
-    factor = steps.scale_factor(Q.shape[1])
+def attend_with(Q, K, V, visible, scoring=None):
+    """A single head under a given mask (step 4's visibility): steps 2, 3, 5 and 6, scored as
+    ``scoring`` says (``macros.engine.scoring``: additive scores, an ALiBi bias), or q·k/√d_k."""
+    scoring = scoring or Scoring()
+    if scoring.additive is None:
+        scores = steps.score(Q, K)  # (n_q, n_k)
+        factor = steps.scale_factor(Q.shape[1])
+    else:
+        scores = additive_scores(Q, K, scoring.additive)  # (n_q, n_k)
+        factor = 1.0  # no width to scale for: the scaled scores are the scores
     scaled = steps.scale(scores, factor)  # (n_q, n_k)
-    parts = steps.stable_softmax(scaled, visible)
+    bias = None if scoring.slope is None else alibi_bias(Q.shape[0], K.shape[0], scoring.slope)  # (n_q, n_k)
+    biased = scaled if bias is None else steps.add_bias(scaled, bias)  # (n_q, n_k)
+    parts = steps.stable_softmax(biased, visible)
     output = steps.weigh_values(parts.weights, V)  # (n_q, n_k) @ (n_k, d_v) -> (n_q, d_v)
     return HeadTrace(
         Q=Q,
@@ -35,6 +44,8 @@ def attend_with(Q, K, V, visible):
         output=output,
         plain_exps=parts.plain_exps,
         plain_sums=parts.plain_sums,
+        bias=bias,
+        biased=None if bias is None else biased,
     )
 
 
@@ -46,11 +57,13 @@ def combine(heads, W_O=None):
     return Trace(tuple(heads), concat, W_O, steps.output_projection(concat, W_O))
 
 
-def self_attention(X, projections, causal=False, W_O=None):
-    """Each head projects the same X with its own (W_Q, W_K, W_V): step 1, then attend."""
+def self_attention(X, projections, causal=False, W_O=None, scorings=None):
+    """Each head projects the same X with its own (W_Q, W_K, W_V): step 1, then attend, each
+    head scored as its entry of ``scorings`` says (dot products when absent)."""
+    scorings = scorings or [None] * len(projections)
     heads = [
-        attend(steps.project(X, W_Q), steps.project(X, W_K), steps.project(X, W_V), causal)
-        for W_Q, W_K, W_V in projections
+        attend(steps.project(X, W_Q), steps.project(X, W_K), steps.project(X, W_V), causal, scoring)
+        for (W_Q, W_K, W_V), scoring in zip(projections, scorings, strict=True)
     ]
     return combine(heads, W_O)
 
@@ -60,7 +73,8 @@ def split_columns(M, n_heads):
     return np.split(M, n_heads, axis=1)  # (n, d) -> n_heads x (n, d / n_heads)
 
 
-def split_attention(Q, K, V, n_heads=1, causal=False, W_O=None):
+def split_attention(Q, K, V, n_heads=1, causal=False, W_O=None, scorings=None):
     """Queries, keys and values given directly, cut into n_heads equal column slices."""
     slices = zip(*(split_columns(M, n_heads) for M in (Q, K, V)), strict=True)
-    return combine([attend(q, k, v, causal) for q, k, v in slices], W_O)
+    scorings = scorings or [None] * n_heads
+    return combine([attend(q, k, v, causal, s) for (q, k, v), s in zip(slices, scorings, strict=True)], W_O)

@@ -66,13 +66,13 @@ def check_every_row_sees_a_key(visible):
     return visible
 
 
-def attend_visible(Q, K, V, visible):
+def attend_visible(Q, K, V, visible, scoring=None):
     """A single head under any mask, refused when a row would see no key (its softmax is 0/0)."""
     check_every_row_sees_a_key(visible)
     n_q, n_k = Q.shape[0], K.shape[0]
     if visible.shape != (n_q, n_k):
         raise ValueError(f"the mask must be {n_q}x{n_k} (queries x keys), got {visible.shape}")
-    return attend_with(Q, K, V, visible)
+    return attend_with(Q, K, V, visible, scoring)
 
 
 def masked_self_attention(X, projections, visible, W_O=None):

@@ -27,24 +27,26 @@ def encode(M, encoding):
     return positions.add_positions(M, PE), PE
 
 
-def head(X_in, keys_in, projection, visible, encoding=None, base=10000.0):
+def head(X_in, keys_in, projection, visible, encoding=None, base=10000.0, scoring=None):
     """One head: project, rotate q and k when rotary, then attend under the given mask."""
     W_Q, W_K, W_V = projection
     Q = steps.project(X_in, W_Q)  # (n, d_model) @ (d_model, d_k) -> (n, d_k)
     K = steps.project(keys_in, W_K)  # (m, d_model) @ (d_model, d_k) -> (m, d_k)
     V = steps.project(keys_in, W_V)  # (m, d_model) @ (d_model, d_v) -> (m, d_v)
     if encoding != "rotary":
-        return masks.attend_visible(Q, K, V, visible)
+        return masks.attend_visible(Q, K, V, visible, scoring)
     q_angles = positions.rotary_angles(positions.position_indices(Q.shape[0]), Q.shape[1], base)  # (n, d_k/2)
     k_angles = positions.rotary_angles(positions.position_indices(K.shape[0]), K.shape[1], base)  # (m, d_k/2)
     Q_rotated = positions.rotate_pairs(Q, q_angles)  # (n, d_k)
     K_rotated = positions.rotate_pairs(K, k_angles)  # (m, d_k)
-    turned = masks.attend_visible(Q_rotated, K_rotated, V, visible)
+    turned = masks.attend_visible(Q_rotated, K_rotated, V, visible, scoring)
     theta = positions.rotary_frequencies(Q.shape[1], base)  # (d_k/2,)
     return dataclasses.replace(turned, Q_projected=Q, K_projected=K, theta=theta, q_angles=q_angles, k_angles=k_angles)
 
 
-def layer(X, projections, causal=False, W_O=None, source=None, key_length=None, encoding=None, base=10000.0):
+def layer(
+    X, projections, causal=False, W_O=None, source=None, key_length=None, encoding=None, base=10000.0, scorings=None
+):
     """The whole layer for one valid length (or none), with the optional fields its steps made."""
     X_in, PE = encode(X, encoding)
     positions_made = {} if PE is None else {"PE": PE, "X_encoded": X_in}
@@ -55,12 +57,16 @@ def layer(X, projections, causal=False, W_O=None, source=None, key_length=None, 
         if source_PE is not None:
             positions_made |= {"source_PE": source_PE, "source_encoded": keys_in}
     visible = cross.cross_visibility(X.shape[0], keys_in.shape[0], causal, key_length)  # (n, m)
-    heads = [head(X_in, keys_in, projection, visible, encoding, base) for projection in projections]
+    scorings = scorings or [None] * len(projections)
+    heads = [
+        head(X_in, keys_in, projection, visible, encoding, base, scoring)
+        for projection, scoring in zip(projections, scorings, strict=True)
+    ]
     return dataclasses.replace(combine(heads, W_O), **positions_made)
 
 
 def sequence_attention(
-    X, projections, causal=False, W_O=None, source=None, key_lengths=(), encoding=None, base=10000.0
+    X, projections, causal=False, W_O=None, source=None, key_lengths=(), encoding=None, base=10000.0, scorings=None
 ):
     """One layer, or a padded batch: one trace per valid length, the first one's trace in front.
 
@@ -68,7 +74,7 @@ def sequence_attention(
     padding, hidden as keys, so what they hold never reaches a weight.
     """
     lengths = list(key_lengths) or [None]
-    traces = [layer(X, projections, causal, W_O, source, length, encoding, base) for length in lengths]
+    traces = [layer(X, projections, causal, W_O, source, length, encoding, base, scorings) for length in lengths]
     first = traces[0]
     if len(traces) == 1:
         return first

@@ -28,6 +28,11 @@ def scale(scores, factor):
     return scores * factor  # (n_q, n_k)
 
 
+def add_bias(scaled, bias):
+    """Step 3c (ALiBi): a bias added to the scaled scores; the softmax then reads these."""
+    return scaled + bias  # (n_q, n_k)
+
+
 def visibility(n_q, n_k, causal):
     """Step 4: which keys each query may see; causal means position i sees positions <= i."""
     if not causal:

@@ -68,6 +68,7 @@ SOFTMAX_STEP = "a step inside the softmax, checked through the weights it gives"
 ROTARY = "the rotary lesson shows it with its own table and lab"
 POSITIONS = "the position-encoding lesson shows it in its own words"
 NOT_ASKED = "no question asks for it"
+ALIBI = "the ALiBi lesson explains it in its own words; the shared steps refuse a biased layer"
 # The optional steps of one lesson each, which that lesson shows in its own words and tables.
 ROTARY_STEP = dict(optional=True, browser=NO_LAB, notebook=ROTARY, partials=ROTARY, practice=ROTARY)
 POSITION_STEP = dict(optional=True, browser=NO_LAB, notebook=POSITIONS, partials=POSITIONS, practice=POSITIONS)
@@ -98,6 +99,12 @@ class HeadTrace:
     plain_sums: np.ndarray = published(  # (n_q,)
         VECTOR, finite=False, notebook=SOFTMAX_STEP, partials="one lesson's point, made in its own words"
     )
+    # ALiBi (optional): the bias added to the scaled scores, and what the softmax then reads
+    # (the shift, exponentials and weights above are the softmax of ``biased``).
+    bias: np.ndarray = published(
+        MATRIX, optional=True, browser=NO_LAB, partials=ALIBI, practice=NOT_ASKED
+    )  # (n_q, n_k)
+    biased: np.ndarray = published(MASKED, optional=True, browser=NO_LAB, partials=ALIBI)  # (n_q, n_k)
     # Rotary positions (optional): the head's own Q and K above are the rotated ones, since
     # they are what the scores multiply; these are the steps before and of the turn.
     Q_projected: np.ndarray = published(MATRIX, **ROTARY_STEP)  # (n_q, d_k)

@@ -21,6 +21,8 @@ HEAD_CHECKED = {
     "exps": "exps",
     "weights": "weights",
     "output": "reading",
+    "bias": "bias",  # an ALiBi lesson's (macros/notebooks/scoring.py); absent elsewhere
+    "biased": "biased",
 }
 LAYER_CHECKED = {"concat": "concat", "output": "output"}
 
@@ -31,7 +33,8 @@ def published(lesson, layer):
     values = {}
     for head, traced in zip(layer.heads, lesson.trace.heads, strict=True):
         for field, name in HEAD_CHECKED.items():
-            values[head.name(name)] = getattr(traced, field)
+            if getattr(traced, field) is not None:
+                values[head.name(name)] = getattr(traced, field)
     for field, name in LAYER_CHECKED.items():
         values[name] = getattr(lesson.trace, field)
     return values
@@ -64,14 +67,34 @@ def against_page(lesson, layer):
     ]
 
 
+def additive_without_torch():
+    """PyTorch has no additive attention to compare with: the notebook says so."""
+    return [
+        markdown(
+            "## Compare with PyTorch",
+            "",
+            "PyTorch's attention functions score keys by dot products; this lesson scores them additively, "
+            "so there is nothing in PyTorch to compare with. The check above against the lesson page stands.",
+        )
+    ]
+
+
 def with_torch(layer):
     """Each head through scaled_dot_product_attention; the whole layer through
     nn.MultiheadAttention where the heads have its layout (see Layer.fused_width)."""
+    if layer.additive:
+        return additive_without_torch()
     per_head = ", ".join(
         f'"head {head.number}": ({head.name("Q")}, {head.name("K")}, {head.name("V")}, {head.name("reading")})'
         for head in layer.heads
     )
     mask = ", attn_mask=tensor(visible)" if layer.masked else ""
+    if layer.slopes:  # a float attn_mask is added to the scaled scores: ALiBi's bias, -inf where hidden
+        per_head = ", ".join(
+            f'"head {head.number}": ({head.name("Q")}, {head.name("K")}, {head.name("V")}, {head.name("reading")}, '
+            f"np.where(visible, {head.name('bias')}, -np.inf))"
+            for head in layer.heads
+        )
     lines = [
         "try:",
         "    import torch",
@@ -88,8 +111,11 @@ def with_torch(layer):
     ]
     if layer.masked:
         lines.append("    # scaled_dot_product_attention's boolean attn_mask is True where a query may see a key.")
+    unpack, mask = (
+        ("q, k, v, reading, added", ", attn_mask=tensor(added)") if layer.slopes else ("q, k, v, reading", mask)
+    )
     lines += [
-        f"    for name, (q, k, v, reading) in {{{per_head}}}.items():",
+        f"    for name, ({unpack}) in {{{per_head}}}.items():",
         f"        got = torch.nn.functional.scaled_dot_product_attention(tensor(q), tensor(k), tensor(v){mask})",
         f"        np.testing.assert_allclose(got.numpy(), reading, {TOLERANCE}, err_msg=name)",
         '        print(f"{name}: torch.nn.functional.scaled_dot_product_attention agrees.")',

@@ -9,7 +9,7 @@ with a single head drops the number (Q, weights).
 
 from dataclasses import dataclass
 
-from macros.notebooks import sequence
+from macros.notebooks import scoring, sequence
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,9 @@ class Layer:
     batch: tuple = ()
     encoding: str | None = None
     base: float = 10000.0
+    # How heads score (macros/notebooks/scoring.py): additively, and with ALiBi's slopes.
+    additive: bool = False
+    slopes: tuple = ()
 
     @property
     def masked(self):
@@ -64,8 +67,8 @@ class Layer:
         That is the layout torch.nn.MultiheadAttention requires: one width for queries,
         keys and values, and the heads' widths adding up to the model's width.
         """
-        if self.has_source or self.encoding == "rotary":
-            return None  # nn.MultiheadAttention here would project X for keys and not rotate
+        if self.has_source or self.encoding == "rotary" or self.additive or self.slopes:
+            return None  # nn.MultiheadAttention here would project X for keys, not rotate, not score otherwise
         widths = {(head.d_k, head.d_v) for head in self.heads}
         if len(widths) != 1:
             return None
@@ -95,4 +98,5 @@ def describe(lesson):
         has_W_O=fixture.W_O is not None,
         heads=tuple(heads),
         **sequence.layer_fields(fixture),
+        **scoring.layer_fields(fixture),
     )

@@ -5,7 +5,7 @@ The order and the names are the lessons': project (or split), scores, scale, mas
 stable softmax (shift, exponentials, sum, divide), readings, concatenate, W_O.
 """
 
-from macros.notebooks import literals, sequence
+from macros.notebooks import literals, scoring, sequence
 from macros.notebooks.cells import code, markdown
 
 
@@ -59,9 +59,9 @@ def numbers(lesson, layer):
         lines.append("")
         lines.append(literals.assign("W_O", fixture.W_O, f"(h · d_v, d_out) = {fixture.W_O.shape}"))
         shown.append("W_O")
-    extra_lines, extra_shown = sequence.input_lines(lesson, layer)
-    lines += extra_lines
-    shown += extra_shown
+    for extra_lines, extra_shown in (sequence.input_lines(lesson, layer), scoring.input_lines(fixture, layer)):
+        lines += extra_lines
+        shown += extra_shown
     if layer.masked and (layer.key_length is not None or layer.has_source):
         lines += sequence.mask_lines(layer)
         shown.append("visible")
@@ -84,7 +84,9 @@ def head_steps(layer, head):
     n = head.name
     q, k, v = n("Q"), n("K"), n("V")
     scores, scale, scaled = n("scores"), n("scale"), n("scaled")
-    softmax_input = n("masked") if layer.masked else scaled
+    bias, biased = n("bias"), n("biased")
+    before_mask = biased if layer.slopes else scaled
+    softmax_input = n("masked") if layer.masked else before_mask
     source = sequence.keys_from(layer)
     shift, shifted, exps, sums, weights = n("shift"), n("shifted"), n("exps"), n("sums"), n("weights")
     reading = n("reading")
@@ -114,24 +116,37 @@ def head_steps(layer, head):
             )
         )
     shape = f"({layer.n_q}, {layer.n_k})"
-    cells += [
-        code(
-            "# Scores: each query's dot product with every key.",
-            f"{scores} = {q} @ {k}.T  # (n_q, d_k) @ (d_k, n_k) -> (n_q, n_k) = {shape}",
-            f"show({scores}={scores})",
-        ),
-        code(
-            "# Scale: divide by √d_k, so that the scores do not grow with the width of the keys.",
-            f"{scale} = 1 / np.sqrt({q}.shape[1])  # 1/√d_k with d_k = {head.d_k}",
-            f"{scaled} = {scores} * {scale}  # (n_q, n_k) = {shape}",
-            f"show({scale}={scale}, {scaled}={scaled})",
-        ),
-    ]
+    if layer.additive:
+        cells += [
+            code(*scoring.scores_lines(q, k, scores, shape)),
+            code(
+                "# Scale: additive scores have no width to divide by, so the scale is 1.",
+                f"{scale} = 1.0",
+                f"{scaled} = {scores} * {scale}  # (n_q, n_k) = {shape}",
+                f"show({scaled}={scaled})",
+            ),
+        ]
+    else:
+        cells += [
+            code(
+                "# Scores: each query's dot product with every key.",
+                f"{scores} = {q} @ {k}.T  # (n_q, d_k) @ (d_k, n_k) -> (n_q, n_k) = {shape}",
+                f"show({scores}={scores})",
+            ),
+            code(
+                "# Scale: divide by √d_k, so that the scores do not grow with the width of the keys.",
+                f"{scale} = 1 / np.sqrt({q}.shape[1])  # 1/√d_k with d_k = {head.d_k}",
+                f"{scaled} = {scores} * {scale}  # (n_q, n_k) = {shape}",
+                f"show({scale}={scale}, {scaled}={scaled})",
+            ),
+        ]
+    if layer.slopes:
+        cells.append(scoring.bias_cell(layer, head, scaled, bias, biased))
     if layer.masked:
         cells.append(
             code(
                 "# Mask: a score the query may not see becomes -inf, so its weight will be exactly 0.",
-                f"{softmax_input} = np.where(visible, {scaled}, -np.inf)  # (n_q, n_k) = {shape}",
+                f"{softmax_input} = np.where(visible, {before_mask}, -np.inf)  # (n_q, n_k) = {shape}",
                 f"show({softmax_input}={softmax_input})",
             )
         )

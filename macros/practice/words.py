@@ -8,6 +8,7 @@ macros/engine/trace.py declares, for each other field, why no question asks for 
 HEAD_FIELD_WORDS = {
     "scores": "the score of {key} for {query}",
     "scaled": "the scaled score of {key} for {query}",
+    "biased": "the score of {key} for {query} with the bias added",
     "shift": "the largest scaled score {query} sees (the shift of its softmax)",
     "shifted": "the shifted score of {key} for {query}",
     "exps": "the exponential of {key}'s shifted score for {query}",

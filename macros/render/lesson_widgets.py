@@ -8,6 +8,7 @@ import numpy as np
 
 from macros import missing
 from macros.engine import variants
+from macros.errors import WidgetError
 from macros.render import figures, numbers, widgets
 
 
@@ -69,8 +70,17 @@ def bound(lesson, path):
     return widgets.bound(path, np.ravel(resolve(lesson.published, path)), lesson.decimals)
 
 
-def lab(name, caller):
-    """A block whose editors and bound numbers recompute together in the browser."""
+def lab(lesson, name, caller):
+    """A block whose editors and bound numbers recompute together in the browser.
+
+    The browser computes plain attention only: a lab on a lesson whose heads score another
+    way would show the reader numbers unlike the page's, so the build refuses it.
+    """
+    if lesson.fixture.additive is not None or lesson.fixture.alibi is not None:
+        raise WidgetError(
+            f"lab({name!r}): the reader's browser computes plain attention, and this lesson's heads"
+            " score with additive or alibi; show the step with the page's own numbers instead"
+        )
     return (
         f'<div class="abh-lab" data-lab="{name}" markdown>\n\n{caller()}\n\n'
         '<p class="abh-lab-message" aria-live="polite" hidden></p>\n</div>'

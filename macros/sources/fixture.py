@@ -13,16 +13,30 @@ from pathlib import Path
 import numpy as np
 
 from macros.errors import FixtureError
-from macros.sources import generation_keys, params, reads, sequence_keys, yamlfile
+from macros.sources import generation_keys, params, reads, scoring_keys, sequence_keys, yamlfile
 from macros.sources.forms import Fixture, GivenQKV, Projections, SelfAttention
 from macros.sources.found import closest_name, describe
 
 __all__ = ["Fixture", "GivenQKV", "Projections", "SelfAttention", "load", "validate"]
 
 SELF_FIELDS = (
-    {"tokens", "X", "causal", "heads", "W_O", "extends", "params"} | sequence_keys.FIELDS | generation_keys.FIELDS
+    {"tokens", "X", "causal", "heads", "W_O", "extends", "params"}
+    | sequence_keys.FIELDS
+    | generation_keys.FIELDS
+    | scoring_keys.FIELDS
 )
-DIRECT_FIELDS = {"Q", "K", "V", "n_heads", "causal", "W_O", "query_labels", "key_labels", "extends", "params"}
+DIRECT_FIELDS = {
+    "Q",
+    "K",
+    "V",
+    "n_heads",
+    "causal",
+    "W_O",
+    "query_labels",
+    "key_labels",
+    "extends",
+    "params",
+} | scoring_keys.FIELDS
 # New numbers for the lesson's exercise: set aside here, checked by macros/sources/practice_key.py.
 ASIDE = "practice"
 HEAD_FIELDS = ("W_Q", "W_K", "W_V")
@@ -199,7 +213,7 @@ def check_self_attention(check, data):
         key_labels=tokens,
         params=params.check_params(check, data),
     )
-    return sequence_keys.extend(check, data, plain)
+    return sequence_keys.extend(check, data, scoring_keys.extend(check, data, plain))
 
 
 def check_head(check, head, path, d_model):
@@ -233,7 +247,7 @@ def check_direct(check, data):
     causal = check.boolean(data.get("causal", False), "causal")
     if causal and Q.shape[0] != K.shape[0]:
         check.fail("causal", "false when there are not as many queries as keys", "true")
-    return GivenQKV(
+    given = GivenQKV(
         path=str(check.file),
         causal=causal,
         W_O=check.output_projection(data, V.shape[1]),
@@ -247,6 +261,7 @@ def check_direct(check, data):
         key_labels=check.labels(data["key_labels"], "key_labels", K.shape[0], "key") if "key_labels" in data else (),
         params=params.check_params(check, data),
     )
+    return scoring_keys.extend(check, data, given)
 
 
 # ---------------------------------------------------------------- entry point

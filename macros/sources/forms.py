@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from macros.engine import attention
+from macros.engine.scoring import Scoring
 
 
 def _rows(array):
@@ -37,6 +38,8 @@ class Fixture:
     query_labels: tuple = ()
     key_labels: tuple = ()
     params: dict = field(default_factory=dict)  # named numbers beyond attention's inputs (params.py)
+    additive: object = None  # engine.scoring.Additive: every head scores additively (scoring_keys.py)
+    alibi: tuple | None = None  # one ALiBi slope per head
 
     # The other form's fields, absent (templates may ask `fixture.X is none`).
     X = None
@@ -52,6 +55,13 @@ class Fixture:
         """The fixture's whole layer: a Trace."""
         raise NotImplementedError
 
+    def scorings(self, n_heads):
+        """Each head's scoring (engine.scoring.Scoring), or None for plain dot products."""
+        if self.additive is None and self.alibi is None:
+            return None
+        slopes = self.alibi or (None,) * n_heads
+        return [Scoring(self.additive, slope) for slope in slopes]
+
     def to_plain(self):
         """The JSON form the browser twin (docs/assets/js/engine.js) reads.
 
@@ -64,6 +74,10 @@ class Fixture:
             plain["W_O"] = _rows(self.W_O)
         if self.params:
             plain["params"] = {k: list(v) if isinstance(v, tuple) else v for k, v in self.params.items()}
+        if self.additive is not None:
+            plain["additive"] = {name: getattr(self.additive, name).tolist() for name in ("W_a", "U_a", "v_a")}
+        if self.alibi is not None:
+            plain["alibi"] = list(self.alibi)
         return plain
 
 
@@ -81,7 +95,7 @@ class SelfAttention(Fixture):
 
     def run(self):
         projections = [(head.W_Q, head.W_K, head.W_V) for head in self.heads]
-        return attention.self_attention(self.X, projections, self.causal, self.W_O)
+        return attention.self_attention(self.X, projections, self.causal, self.W_O, self.scorings(len(projections)))
 
     def _plain_fields(self):
         plain = {
@@ -104,7 +118,9 @@ class GivenQKV(Fixture):
     n_heads: int = 1
 
     def run(self):
-        return attention.split_attention(self.Q, self.K, self.V, self.n_heads, self.causal, self.W_O)
+        return attention.split_attention(
+            self.Q, self.K, self.V, self.n_heads, self.causal, self.W_O, self.scorings(self.n_heads)
+        )
 
     def _plain_fields(self):
         plain = {"Q": _rows(self.Q), "K": _rows(self.K), "V": _rows(self.V), "n_heads": self.n_heads}

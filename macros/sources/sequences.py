@@ -42,7 +42,15 @@ class SequenceAttention(SelfAttention):
         base = self.positions.get("base", 10000.0) if self.positions else 10000.0
         try:
             return sequence.sequence_attention(
-                self.X, projections, self.causal, self.W_O, self.source, self.key_lengths, self.encoding, base
+                self.X,
+                projections,
+                self.causal,
+                self.W_O,
+                self.source,
+                self.key_lengths,
+                self.encoding,
+                base,
+                self.scorings(len(projections)),
             )
         except ValueError as error:  # a mask that leaves a query no key: softmax 0/0
             expected = "a mask that leaves every query a key to read"
