@@ -787,8 +787,8 @@ def test_rotary_lab_moves_both_positions_and_the_score_stays_put(reader):
     lesson = lessons.load(sitebuild.PROJECT / "lessons" / "rotary-by-hand")
     x, base = lesson.trace.heads[0], lesson.fixture.positions["base"]
     q, k, a, b = (
-        x["Q_projected"][0],
-        x["K_projected"][1],
+        x.Q_projected[0],
+        x.K_projected[1],
         lesson.fixture.params["q_position"],
         lesson.fixture.params["k_position"],
     )
