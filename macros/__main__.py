@@ -15,7 +15,7 @@ import argparse
 import json
 import sys
 
-from macros import export, golden, golden_changes, lessons, missing, scaffold
+from macros import computation, export, golden, golden_changes, lessons, missing, scaffold
 from macros.engine.records import trace_record
 from macros.errors import LessonError, shown_path
 from macros.render.numbers import format_values
@@ -71,8 +71,8 @@ def readable(value, places, indent="", name=""):
 
 def trace_command(args):
     loaded = fixture.load(args.path)
-    trace = lessons.compute(loaded)
-    generated = lessons.generation_of(loaded, trace)
+    trace = computation.compute(loaded)
+    generated = computation.generation_of(loaded, trace)
     data = trace_record(trace) | (generated.to_dict() if generated else {})
     if args.select:
         data = select(data, args.select, trace)

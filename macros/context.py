@@ -91,7 +91,7 @@ def lesson_widgets_of(lesson):
         "check": widgets.check,
         "fold": widgets.fold,
         "why": widgets.why,
-        "choice": widgets.choice,
+        "predict": widgets.predict,
         "takeaway": widgets.takeaway,
         # The exercise on new numbers; placed at the page's end when a lesson does not call it.
         "practice": lambda: practice.element(lesson),

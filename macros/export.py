@@ -14,6 +14,7 @@ import yaml
 
 from macros import notebooks
 from macros.pages.book import Book, PageError, page_meta
+from macros.render import practice
 from macros.sources import folders, track
 
 # Everything of the project's own in mkdocs.yml: its plugin, its hooks, what serve watches
@@ -58,9 +59,12 @@ def write(root, out):
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(book.render(src_uri, path, page_meta(path)).markdown, encoding="utf-8")
         written.append(target)
-    for slug in book.lessons:  # each lesson's notebook beside its page, as on the site
-        target = docs / "lessons" / slug / notebooks.slug_file_name(slug)
-        target.write_bytes(book.notebook(slug))
-        written.append(target)
+    for slug in book.lessons:  # each lesson's notebook and practice data beside its page, as on the site
+        made = book.lesson_files(slug)
+        names = {"notebook": notebooks.slug_file_name(slug), "practice": practice.DATA_FILE}
+        for name, data in made.items():
+            target = docs / "lessons" / slug / names[name]
+            target.write_bytes(data)
+            written.append(target)
     (out / "mkdocs.yml").write_text(yaml.safe_dump(config(root), sort_keys=False, allow_unicode=True), "utf-8")
     return written

@@ -9,12 +9,10 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from macros import engine
-from macros.engine import generation, variants
-from macros.engine.trace import HEAD_FIELDS, LAYER_FIELDS, guarded, present, to_dict
-from macros.errors import FixtureError
+from macros.computation import compute, generation_of
+from macros.engine import variants
+from macros.engine.trace import to_dict
 from macros.practice import build as practice_build
 from macros.sources import fixture, front_matter
 from macros.sources.folders import FIXTURE_FILE, LESSON_FILE, LESSONS, folders, src_uri
@@ -56,65 +54,22 @@ class Lesson:
         return to_dict(self.trace) | {"average": variants.head_average(self.trace)}
 
 
-def generation_of(data, trace):
-    """The generation steps the fixture's keys ask for (kv_heads, window, block_size, params), or None."""
-    keys = getattr(data, "generation", None)
-    if keys is None or not keys.any:
-        return None
-    projections = [(head.W_Q, head.W_K, head.W_V) for head in data.heads]
-    try:
-        return generation.generate(
-            data.X, projections, data.causal, data.W_O, trace, keys.kv_heads, keys.window, keys.block_size, keys.params
-        )
-    except ValueError as error:
-        raise FixtureError(data.path, "params", "sizes the tables can be computed from", str(error)) from None
-
-
-def overflowed(trace, where=""):
-    """The first published field that is not finite, e.g. 'heads[0].scores', or None.
-
-    Checked fixtures hold finite numbers, but their products can still overflow float64
-    (1e200 · 1e200). The plain exponentials may overflow by design and are not checked;
-    each layer of a batch is checked like the trace itself.
-    """
-    for i, head in enumerate(trace.heads):
-        for name in guarded(present(head, HEAD_FIELDS)):
-            if not np.all(np.isfinite(getattr(head, name))):
-                return f"{where}heads[{i}].{name}"
-    for name in guarded(present(trace, LAYER_FIELDS)):
-        if not np.all(np.isfinite(getattr(trace, name))):
-            return where + name
-    for b, layer in enumerate(trace.batch or ()):
-        found = overflowed(layer, f"{where}batch[{b}].")
-        if found:
-            return found
-    return None
-
-
-def compute(data):
-    """The fixture's trace, or a FixtureError if its numbers are too large for float64."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        trace = data.run()
-    field = overflowed(trace)
-    if field:
-        raise FixtureError(
-            data.path, "", "numbers small enough for attention to stay finite", f"an overflow in {field}"
-        )
-    return trace
-
-
-def load(folder, practice_variants=practice_build.COUNT):
+def load(folder, practice=True):
     """One lesson, computed: raises a SourceError naming the file and field at fault.
 
-    Drawing and checking ``practice_variants`` practice variants is the last step.
+    Drawing and checking the practice's sets of new numbers is the last step (left out with
+    ``practice=False``, for a computation that needs only the lesson's own numbers).
     """
     folder = Path(folder)
     merged = fixture.merged_data(folder / FIXTURE_FILE)
     data = fixture.validate(folder / FIXTURE_FILE, merged)
     meta = front_matter.read(folder / LESSON_FILE)
     trace = compute(data)
-    practice = practice_build.load(folder / FIXTURE_FILE, practice_variants, merged=merged, base=data.to_plain())
-    return Lesson(folder.name, folder, meta, data, trace, practice)
+    practice_set = None
+    if practice:
+        places = meta.get("decimals", 3)
+        practice_set = practice_build.load(folder / FIXTURE_FILE, merged, data.to_plain(), folder.name, places, data)
+    return Lesson(folder.name, folder, meta, data, trace, practice_set)
 
 
 def load_all(root=LESSONS):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from macros import claims
+from macros import claims, computation
 from macros.errors import LessonError
 from macros.pages.book import Book
 from macros.sources import folders
@@ -90,14 +90,13 @@ def matrices(fixture):
 def perturbed(lesson, seed):
     """The lesson computed on its numbers with one matrix mildly changed (seeded): each entry
     moves by a normal draw of a fifth of the matrix's spread, rounded to two decimals."""
-    from macros import lessons
 
     rng = np.random.default_rng(seed)
     options = matrices(lesson.fixture)
     name, replace, M = options[seed % len(options)]
     spread = float(np.std(M)) or 1.0
     changed = replace(np.round(M + rng.normal(0.0, 0.2 * spread, M.shape), 2))
-    trace = lessons.compute(changed)
+    trace = computation.compute(changed)
     return name, dataclasses.replace(lesson, fixture=changed, trace=trace, practice=None)
 
 
@@ -119,7 +118,7 @@ def perturb(root, slug, count):
     from macros import lessons
 
     report = Perturbation()
-    original = lessons.load(Path(root) / "lessons" / slug, practice_variants=0)
+    original = lessons.load(Path(root) / "lessons" / slug, practice=False)
     for seed in range(count):
         _, lesson = perturbed(original, seed)
         book = Book(root, cache=False, compute=lambda s, lesson=lesson: (lesson, {}) if s == slug else _load(root, s))
@@ -140,4 +139,4 @@ def perturb(root, slug, count):
 def _load(root, slug):
     from macros import lessons
 
-    return lessons.load(Path(root) / "lessons" / slug, practice_variants=0), {}
+    return lessons.load(Path(root) / "lessons" / slug, practice=False), {}

@@ -89,6 +89,10 @@ class TestWidgetArguments:
             widgets.gate("g", [("a", 1.0), ("b", 2.0)], 3, 0.1)
         assert 'data-need="2"' in widgets.gate("g", [("a", 1.0), ("b", 2.0)], 2, 0.1)
 
-    def test_a_choice_needs_a_right_option_among_its_options(self):
-        with pytest.raises(WidgetError, match="choice 'c': expected the right option to be 1 to 2, got 0"):
-            widgets.choice("c", "?", [("x", ""), ("y", "")], 0)
+    def test_a_prediction_needs_a_right_option_among_its_options(self):
+        with pytest.raises(WidgetError, match="predict 'c': expected the right option to be 1 to 2, got 0"):
+            widgets.predict("c", "?", [("x", ""), ("y", "")], 0)
+
+    def test_a_prediction_needs_two_options(self):
+        with pytest.raises(WidgetError, match="predict 'c': expected at least two options, got 1"):
+            widgets.predict("c", "?", [("x", "")], 1)

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 import yaml
 
-from macros import lessons, twin_contract
+from macros import computation, twin_contract
 from macros.engine import variants
 from macros.engine.trace import HEAD_FIELDS, LAYER_FIELDS, HeadTrace, Trace, for_place, to_dict
 from macros.errors import FixtureError
@@ -420,13 +420,13 @@ class TestOverflowGuard:
     def test_the_same_field_is_named(self, overflow_runs, name):
         trace, twin, _ = overflow_runs[name]
         expected = OVERFLOWS[name][1]
-        assert (lessons.overflowed(trace), twin["overflowed"]) == (expected, expected)
+        assert (computation.overflowed(trace), twin["overflowed"]) == (expected, expected)
 
     @pytest.mark.parametrize("name", list(OVERFLOWS))
     def test_the_build_refuses_the_fixture(self, overflow_runs, name):
         _, _, loaded = overflow_runs[name]
         with pytest.raises(FixtureError) as caught:
-            lessons.compute(loaded)
+            computation.compute(loaded)
         assert str(caught.value).endswith(
             f"expected numbers small enough for attention to stay finite, got an overflow in {OVERFLOWS[name][1]}"
         )
@@ -435,7 +435,9 @@ class TestOverflowGuard:
     def test_finite_traces_pass_on_both_sides(self, runs, part):
         # Every drawn case and lesson is finite, overflowing plain exponentials and masked keys included.
         found = runs[part]
-        refused = {name: (lessons.overflowed(trace), twin["overflowed"]) for name, (_, trace, twin) in found.items()}
+        refused = {
+            name: (computation.overflowed(trace), twin["overflowed"]) for name, (_, trace, twin) in found.items()
+        }
         assert {name: pair for name, pair in refused.items() if pair != (None, None)} == {}
         if part == "sample":  # the edge cases overflow the plain exponentials
             assert any(

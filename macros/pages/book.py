@@ -162,10 +162,14 @@ class Book:
             self.cache.keep(src_uri, made)
         return made
 
+    def lesson_files(self, slug):
+        """The files made with a lesson's page, by name ("notebook", "practice"), as bytes."""
+        made = self.render(folders.src_uri(slug), self.folders[slug] / folders.LESSON_FILE)
+        return {name: text.encode("utf-8") for name, text in made.files.items()}
+
     def notebook(self, slug):
         """The bytes of a lesson's notebook, made with its page."""
-        made = self.render(folders.src_uri(slug), self.folders[slug] / folders.LESSON_FILE)
-        return made.files["notebook"].encode("utf-8")
+        return self.lesson_files(slug)["notebook"]
 
     def book_names(self):
         """The book's own names: the other lessons, by slug."""
@@ -212,10 +216,12 @@ class Book:
             facts = track_render.facts(entry, self.entries) + "\n" + notebooks.page_link(lesson) + "\n" + data
             markdown = with_facts(markdown, facts + "\n")
         try:
-            notebook = notebook_bytes(lesson).decode("utf-8")
+            files = {"notebook": notebook_bytes(lesson).decode("utf-8")}
         except LessonError as error:
             raise PageError(str(error)) from None
-        return markdown, {"notebook": notebook}
+        if lesson.practice is not None:
+            files["practice"] = practice.data_script(lesson)
+        return markdown, files
 
     def _lesson(self, slug):
         try:

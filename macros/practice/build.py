@@ -1,41 +1,103 @@
-"""The build's check of a lesson's practice block.
+"""A lesson's practice: its own numbers and a fixed set of new ones, drawn, computed and checked
+at build time, shipped to the page as data.
 
-For a lesson whose fixture has ``practice:``, the build draws the first ``COUNT`` variants in
-Python (``check.variant_answers``): each must pass validation and the generator's constraints,
-have no overflow and an answer; else the build stops with a located message. The page needs
-the generator's JSON form and variant 0's answers. The page cache keeps the page made from
-them, so an unchanged lesson is not checked again.
+For a lesson whose fixture has ``practice:`` (macros/practice/spec.py), the build draws
+``variants`` sets of new numbers (macros/practice/draw.py) and computes each with the engine.
+Every graded value of every set must be a number in its quantity's range, and every path must
+be one a reader's words name (macros/practice/quantities.py); otherwise the build stops with a
+located message. A set ships its numbers (the fixture's JSON form), its graded values and the
+lines of its worked solutions, formatted as the page formats numbers; not a whole trace.
 """
 
+import math
 from dataclasses import dataclass
 
-from macros.practice import check, generator
+from macros.practice import draw, quantities, spec
+from macros.practice.record import computed
 from macros.sources import practice_key
 
-COUNT = 50
+
+@dataclass(frozen=True)
+class Check:
+    """One graded value: its path, how it is asked, and per set of numbers its value and solution."""
+
+    path: str
+    quantity: quantities.Quantity
+
+
+@dataclass(frozen=True)
+class Variant:
+    number: int
+    fixture: dict  # the numbers, in the fixture's JSON form
+    answers: tuple  # one float per check
+    solutions: tuple  # per check: the lines of its worked solution
 
 
 @dataclass(frozen=True)
 class Practice:
-    """What a lesson's page needs: the generator's JSON form and its own numbers' answers."""
+    spec: spec.Spec
+    checks: tuple  # of Check
+    variants: tuple  # of Variant: 0 (the lesson's own numbers), then 1..spec.variants
 
-    spec: dict  # generator.to_plain: what docs/assets/js/practice/generator.js reads
-    answers: tuple  # variant 0's graded values, in the order of spec["answers"]
+    def to_data(self):
+        """What the page loads on first use: every set of new numbers with its answers and solutions."""
+        return {
+            "count": self.spec.variants,
+            "variants": [
+                {"variant": v.number, "fixture": v.fixture, "answers": list(v.answers), "solutions": list(v.solutions)}
+                for v in self.variants[1:]
+            ],
+        }
 
 
-def load(fixture_path, count=COUNT, merged=None, base=None):
-    """The lesson's Practice, or None when its fixture has no practice block; a located PracticeError.
+def names_of(fixture):
+    return quantities.Names(
+        tuple(fixture.query_labels), tuple(fixture.key_labels), len(fixture.heads) or fixture.n_heads
+    )
 
-    ``merged`` (the fixture's fields, ``extends`` resolved) and ``base`` (its JSON form) spare
-    reading the file again when the caller has them.
-    """
-    block = practice_key.block(fixture_path) if merged is None else merged.get("practice")
+
+def graded(rec, checks, number, file, places):
+    """The answers and solutions of one computed set; a PracticeError for a value out of range."""
+    answers, solutions = [], []
+    for check in checks:
+        value = rec.value(check.path)
+        q = check.quantity
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not math.isfinite(value)
+            or (q.low is not None and value < q.low - 1e-12)
+            or (q.high is not None and value > q.high + 1e-12)
+        ):
+            found = f"{value!r} at {check.path} in variant {number}"
+            raise spec.PracticeError(file, "practice.answer", f"a number in the range of {q.words}", found)
+        answers.append(float(value))
+        solutions.append(tuple(quantities.solution(check.path, rec.data, places)))
+    return tuple(answers), tuple(solutions)
+
+
+def load(fixture_path, merged, base, slug, places, fixture):
+    """The lesson's Practice, or None without a practice block; a located PracticeError."""
+    block = merged.get("practice")
     if block is None:
         return None
-    base = check.lesson_base(fixture_path) if base is None else base  # read and validated once
     try:
-        spec, _ = check.spec_for(fixture_path, block, base)
-        results = check.variant_answers(fixture_path, spec, base, count)
-    except generator.PracticeError as error:
+        own = computed(base, fixture_path)
+        parsed = spec.parse(block, base, fixture_path, slug, own.value)
+        names = names_of(fixture)
+        checks = []
+        for i, path in enumerate(parsed.answers):
+            try:
+                checks.append(Check(path, quantities.quantity(path, names)))
+            except KeyError:
+                where = "practice.answer" if len(parsed.answers) == 1 else f"practice.answer[{i}]"
+                raise spec.PracticeError(
+                    fixture_path, where, "a value a practice question can ask in a reader's words", repr(path)
+                ) from None
+        variants = []
+        for number in range(parsed.variants + 1):
+            plain, rec = (base, own) if number == 0 else draw.variant(parsed, base, number, fixture_path)
+            variants.append(Variant(number, plain, *graded(rec, checks, number, fixture_path, places)))
+    except spec.PracticeError as error:
         raise practice_key.located(error, fixture_path) from None
-    return Practice(generator.to_plain(spec), tuple(results[0]))
+    return Practice(parsed, tuple(checks), tuple(variants))

@@ -11,11 +11,14 @@ The contract with widgets.js (classes and data attributes):
   requires, optional}; one per lesson page, emitted with the lesson's facts line.
 - ``.abh-gate[data-gate][data-need][data-tolerance]`` holds ``li.abh-check[data-check]
   [data-answer]`` items, each with a ``.abh-label``. A typed answer x counts when
-  |x − answer| ≤ tolerance: the boundary counts as right. ``data-with-choice`` names a
-  choice that the gate's status also reports. ``p.abh-status`` shows what is met.
-- ``.abh-choice[data-choice][data-correct]`` holds ``li[data-option][data-feedback]``
-  options; a choice is locked in before its result shows: elements with
-  ``data-reveal-after="<choice>"`` are hidden by the script until it is locked.
+  |x − answer| ≤ tolerance: the boundary counts as right. ``data-with-prediction`` names a
+  prediction whose final choice the gate's status also reports. ``p.abh-status`` shows
+  what is met.
+- ``.abh-predict[data-predict][data-correct]`` holds radio inputs (one per option, value
+  from 1) and ``[data-predict-feedback]``, a folded block with ``li[data-option]`` feedback
+  per option. The script hides the feedback until the reader locks a choice in, then shows
+  the chosen option's; a wrong choice may be chosen again. Elements with
+  ``data-reveal-after="<prediction>"`` are hidden by the script until it is locked in.
 - ``.abh-hints[data-attempts-of="<gate>"]`` holds ``details.abh-hint[data-after="N"]``:
   a hint opens after N evaluated attempts on that gate's checks, never by time.
 - ``li.abh-check[data-recall]`` marks a recall question: it asks again, on purpose, for a
@@ -72,7 +75,7 @@ def lesson_data(slug, title, decimals, fixture_plain, meta):
     return f'<script type="application/json" class="abh-lesson">{text}</script>'
 
 
-def gate(name, questions, need, tolerance, with_choice=None, recall=False):
+def gate(name, questions, need, tolerance, with_prediction=None, recall=False):
     """A list of numeric questions, ``need`` of which must land within ``tolerance``.
 
     ``questions`` is a list of (label, answer) with answers from the trace; each check's
@@ -83,7 +86,7 @@ def gate(name, questions, need, tolerance, with_choice=None, recall=False):
         raise WidgetError(f"gate {name!r}: expected to need 1 to {len(questions)} answers, got {need}")
     if not tolerance >= 0:
         raise WidgetError(f"gate {name!r}: expected a tolerance of at least 0, got {tolerance}")
-    extra = {"data_with_choice": with_choice} if with_choice else {}
+    extra = {"data_with_prediction": with_prediction} if with_prediction else {}
     items = "\n".join(
         f'<li class="abh-check" {_attrs(data_check=f"{name}-{i}", data_answer=_number(answer))}'
         f"{' data-recall' if recall else ''}>"
@@ -98,17 +101,28 @@ def gate(name, questions, need, tolerance, with_choice=None, recall=False):
     )
 
 
-def choice(name, question, options, correct):
-    """Options as (text, feedback); ``correct`` is 1-based and computed by the lesson."""
+def predict(name, question, options, correct):
+    """A prediction locked in before the computation it predicts. Options are (text, feedback)
+    pairs, computed by the lesson: one right for these numbers (``correct``, from 1), the
+    others plausible and wrong, each feedback saying why. The feedback stays folded (and,
+    with scripts on, hidden) until the reader locks a choice in."""
+    if not 2 <= len(options):
+        raise WidgetError(f"predict {name!r}: expected at least two options, got {len(options)}")
     if not 1 <= correct <= len(options):
-        raise WidgetError(f"choice {name!r}: expected the right option to be 1 to {len(options)}, got {correct}")
-    items = "\n".join(
-        f"<li {_attrs(data_option=i, data_feedback=feedback)}>{html.escape(text)}</li>"
-        for i, (text, feedback) in enumerate(options, 1)
+        raise WidgetError(f"predict {name!r}: expected the right option to be 1 to {len(options)}, got {correct}")
+    group = f"abh-predict-{name}"
+    choices = "\n".join(
+        f'<label class="abh-option"><input type="radio" {_attrs(name=group, value=i)}> {html.escape(text)}</label>'
+        for i, (text, _) in enumerate(options, 1)
+    )
+    feedback = "\n".join(
+        f"<li {_attrs(data_option=i)}>{html.escape(text)}</li>" for i, (_, text) in enumerate(options, 1)
     )
     return (
-        f'<div class="abh-choice" {_attrs(data_choice=name, data_correct=correct)}>\n'
-        f'<p class="abh-question">{html.escape(question)}</p>\n<ol>\n{items}\n</ol>\n</div>'
+        f'<div class="abh-predict" {_attrs(data_predict=name, data_correct=correct)} data-search-exclude>\n'
+        f'<fieldset><legend class="abh-question">{html.escape(question)}</legend>\n{choices}\n</fieldset>\n'
+        '<details class="abh-predict-feedback" data-predict-feedback><summary>What each answer means</summary>\n'
+        f"<ol>\n{feedback}\n</ol>\n</details>\n</div>"
     )
 
 

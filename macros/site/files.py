@@ -1,9 +1,10 @@
-"""The site's files beyond docs/: each lesson's page and its notebook.
+"""The site's files beyond docs/: each lesson's page, its notebook and its practice data.
 
 A lesson's page source is ``lessons/<slug>/lesson.md``, published at ``lessons/<slug>/``.
-Its notebook is a site file made at build time (MkDocs' documented ``File.generated``),
-never written into the sources, so the strict build's link check sees the page's link to
-it. A lesson whose page fails gets no notebook: its page shows the mistake instead.
+Its notebook and its practice data (``practice.js``) are site files made at build time with
+the page (MkDocs' documented ``File.generated``), never written into the sources, so the
+strict build's link check sees the page's link to its notebook. A lesson whose page fails
+gets neither: its page shows the mistake instead.
 """
 
 import contextlib
@@ -16,8 +17,9 @@ from macros.notebooks import slug_file_name
 from macros.sources import folders
 
 
-def notebook_uri(slug):
-    return f"lessons/{slug}/{slug_file_name(slug)}"
+def made_uris(slug):
+    """The files made with a lesson's page, by name, where the site publishes them."""
+    return {"notebook": f"lessons/{slug}/{slug_file_name(slug)}", "practice": f"lessons/{slug}/{folders.PRACTICE_FILE}"}
 
 
 def add_lessons(files, config, root):
@@ -28,25 +30,31 @@ def add_lessons(files, config, root):
         files.append(File(src, str(root), config.site_dir, config.use_directory_urls, dest_uri=dest))
 
 
-def add_notebooks(files, config, book):
-    """One generated notebook per lesson; its bytes come in ``fill_notebooks``, once the
-    pages are rendered (a notebook is made with its page)."""
+def add_made_files(files, config, book):
+    """A generated file for each file a lesson's page may make (its notebook, its practice
+    data); their bytes come in ``fill_made_files``, once the pages are rendered."""
     for slug in book.folders:
-        files.append(File.generated(config, notebook_uri(slug), content=b""))
+        for uri in made_uris(slug).values():
+            files.append(File.generated(config, uri, content=b""))
 
 
-def fill_notebooks(files, book, failed):
-    """Each notebook's bytes; a lesson whose page failed loses its notebook (and, in a partial
-    rebuild, the one an earlier build wrote), and ``failed`` (a strict build's stop) is
-    called with the mistake."""
+def fill_made_files(files, book, failed):
+    """Each made file's bytes. A file the page did not make (a lesson without practice) is
+    left out; a lesson whose page failed loses them all (and, in a partial rebuild, the ones
+    an earlier build wrote), and ``failed`` (a strict build's stop) is called with the mistake."""
     for slug in book.folders:
-        file = files.get_file_from_path(notebook_uri(slug))
-        if file is None:
-            continue
+        published = {name: files.get_file_from_path(uri) for name, uri in made_uris(slug).items()}
         try:
-            file.content_bytes = book.notebook(slug)
+            made = book.lesson_files(slug)
         except LessonError as error:
             failed(error)
+            made = {}
+        for name, file in published.items():
+            if file is None:
+                continue
+            if name in made:
+                file.content_bytes = made[name]
+                continue
             files.remove(file)
             with contextlib.suppress(OSError):
                 os.remove(file.abs_dest_path)

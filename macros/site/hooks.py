@@ -1,7 +1,7 @@
 """MkDocs hooks: each documented event hands its work to the module whose job it is.
 
 - the nav: the track's chapters after Home (``macros.sources.track``);
-- the site's files: lesson pages and their notebooks (``macros.site.files``);
+- the site's files: lesson pages, their notebooks and practice data (``macros.site.files``);
 - partial rebuilds under ``make serve`` (``macros.site.serving``);
 - math typeset at build time (``macros.site.math``);
 - the search index with readable math (``macros.site.compat``), and the tables and figures
@@ -54,17 +54,18 @@ def on_files(files, config):
     book = plugin.book_of(config)
     site_files.add_lessons(files, config, root_of(config))
     if book is not None:
-        site_files.add_notebooks(files, config, book)
+        site_files.add_made_files(files, config, book)
         serving.mark_stale(files, book)
     return files
 
 
 def on_env(env, config, files):
-    """Before MkDocs writes the site: every notebook made; the theme's templates cached."""
+    """Before MkDocs writes the site: every lesson's notebook and practice data made; the
+    theme's templates cached."""
     theme.cache_compiled(env, root_of(config))
     book = plugin.book_of(config)
     if book is not None:
-        site_files.fill_notebooks(files, book, lambda error: _stop_or_say(error))
+        site_files.fill_made_files(files, book, lambda error: _stop_or_say(error))
     return env
 
 

@@ -5,6 +5,7 @@ from pathlib import Path
 LESSONS = Path(__file__).resolve().parent.parent.parent / "lessons"
 LESSON_FILE = "lesson.md"
 FIXTURE_FILE = "fixture.yaml"
+PRACTICE_FILE = "practice.js"  # the sets of new numbers, published beside the lesson's page
 
 
 def folders(root=LESSONS):

@@ -105,6 +105,10 @@ class SelfAttention(Fixture):
         }
         if self.tokens:
             plain["tokens"] = list(self.tokens)
+        for name in ("window", "block_size"):  # the settings of generation a recomputation needs
+            value = getattr(self.generation, name, None)
+            if value is not None:
+                plain[name] = value
         return plain
 
 

@@ -1,0 +1,274 @@
+"""What a practice question asks, in a reader's words: its label, tolerance, range and worked solution.
+
+A graded value is named by a path (``heads.1.weights.2.0``). The page never shows that path:
+it asks "In head 2, the weight the query at position 3 (“mouse”) gives the key at position 1
+(“cat”)", states how close an answer must be, refuses an answer outside the quantity's
+range with the reason (a weight lies between 0 and 1; a count is a whole number), and, after
+an attempt, shows the few values its worked solution needs, computed for that set of
+numbers. A path no entry here words is refused by the build (``quantity`` raises KeyError).
+
+Tolerances fit the quantity: 0.01 for a number a reader computes by hand to a few decimals
+(a weight, a score, a reading), exact for a count.
+"""
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from macros.render.numbers import format_number, format_values
+
+HAND = 0.01  # within this of the computed value, a hand calculation counts
+
+
+@dataclass(frozen=True)
+class Quantity:
+    words: str  # the question, in the reader's words
+    tolerance: float = HAND  # absolute (0 for a count: exact)
+    low: float | None = None  # the quantity's range; an answer outside it is refused with ``why``
+    high: float | None = None
+    whole: bool = False  # a count: a whole number, exactly
+    why: str = ""
+
+    @property
+    def stated(self):
+        """How close an answer must be, as the question says it."""
+        if self.whole:
+            return "Give the exact whole number."
+        return f"An answer counts when it is within {format_number(self.tolerance, 2)} of the computed value."
+
+
+WEIGHT = dict(low=0.0, high=1.0, why="a weight lies between 0 and 1")
+COUNT = dict(tolerance=0.0, low=0.0, whole=True, why="a count is a whole number, 0 or more")
+
+
+@dataclass(frozen=True)
+class Names:
+    """How a lesson names its positions and heads: labels of queries and keys, the head count."""
+
+    queries: tuple
+    keys: tuple
+    n_heads: int
+
+    def position(self, i, labels, role):
+        """'the query at position 3 (“mouse”)'; the one query of a lesson is 'the query'."""
+        if role == "query" and len(labels) == 1:
+            return "the query"
+        label = labels[i] if i < len(labels) else ""
+        telling = label and not re.fullmatch(r"[A-Za-z]?\d*", str(label))
+        return f"the {role} at position {i + 1}" + (f" (“{label}”)" if telling else "")
+
+    def query(self, i):
+        return self.position(i, self.queries, "query")
+
+    def key(self, i):
+        return self.position(i, self.keys, "key")
+
+    def head(self, h):
+        return f"In head {h + 1}, " if self.n_heads > 1 else ""
+
+
+def _head_words(field, h, q, rest, names):
+    """The question for a head's field at query ``q`` (and key or coordinate ``rest``)."""
+    query = names.query(q)
+    key = names.key(rest) if rest is not None else None
+    words = {
+        "scores": (f"the raw score of {key} for {query}", {}),
+        "scaled": (f"the scaled score of {key} for {query}", {}),
+        "exps": (f"the exponential of the shifted score of {key} for {query}", WEIGHT),
+        "weights": (f"the weight {query} gives {key}", WEIGHT),
+        "output": (f"coordinate {(rest or 0) + 1} of the reading of {query}", {}),
+        "shift": (f"the largest scaled score {query} sees (its softmax's shift)", {}),
+        "sums": (
+            f"the sum of the exponentials of the shifted scores of {query}",
+            dict(low=1.0, why="the sum includes exp(0) = 1, so it is at least 1"),
+        ),
+    }
+    if field not in words:
+        raise KeyError(field)
+    text, extra = words[field]
+    return Quantity(names.head(h) + text, **extra)
+
+
+def quantity(path, names):
+    """The Quantity a path asks for; KeyError for a path no reader's words name yet."""
+    parts = str(path).split(".")
+    match parts:
+        case ["batch", b, *rest]:
+            inner = quantity(".".join(rest), names)
+            return Quantity(f"In sequence {int(b) + 1} of the batch, {_lower(inner.words)}", **_kept(inner))
+        case ["heads", h, field, q, *rest]:
+            return _head_words(field, int(h), int(q), int(rest[0]) if rest else None, names)
+        case ["output" | "concat" as field, q, c]:
+            what = "the layer's output" if field == "output" else "the heads' readings side by side"
+            return Quantity(f"coordinate {int(c) + 1} of {what} for {names.query(int(q))}")
+        case ["swapped" | "swapped_with_blocks" as how, "output", q, c]:
+            blocks = "and W_O's row blocks moved with them" if how == "swapped_with_blocks" else "and W_O as it was"
+            return Quantity(
+                f"with the heads in the other order {blocks}: coordinate {int(c) + 1} of the output for "
+                f"{names.query(int(q))}"
+            )
+        case ["online", "heads", h, "blocks", b, "m" | "l" | "rescale" as field, q]:
+            after = f"after block {int(b) + 1} of keys"
+            words = {
+                "m": (f"the running maximum of the scaled scores of {names.query(int(q))} {after}", {}),
+                "l": (
+                    f"the running sum of the exponentials of {names.query(int(q))} {after}",
+                    dict(low=1.0, why="the running sum is at least 1"),
+                ),
+                "rescale": (
+                    f"the factor that rescales the running sum of {names.query(int(q))} {after}",
+                    WEIGHT | {"why": "a rescale factor lies between 0 and 1"},
+                ),
+            }[field]
+            return Quantity(names.head(int(h)) + words[0], **words[1])
+        case ["decoding", "heads", h, "steps", t, "reading", c]:
+            return Quantity(
+                f"{names.head(int(h))}coordinate {int(c) + 1} of the reading of the token added at step "
+                f"{int(t) + 1}, from the cached keys and values"
+            )
+        case ["groups", g, "readings", h, q, *c]:
+            coordinate = f"coordinate {int(c[0]) + 1} of " if c else ""
+            return Quantity(
+                f"with the query heads sharing key/value heads (the {_ordinal(int(g))} way of grouping them), "
+                f"{coordinate}query head {int(h) + 1}'s reading of {names.query(int(q))}"
+            )
+        case ["average", q, k]:
+            return Quantity(
+                f"in the map averaged over the heads, the weight {names.query(int(q))} gives {names.key(int(k))}",
+                **WEIGHT,
+            )
+        case ["window", "pairs" | "causal_pairs" as field]:
+            what = "under the sliding window" if field == "pairs" else "under the causal mask alone"
+            return Quantity(f"the number of query–key pairs {what}", **COUNT)
+        case ["cost", i, field] if field.endswith(("_macs", "_numbers")):
+            kind = "multiply-adds" if field.endswith("_macs") else "numbers held"
+            part = field.rsplit("_", 1)[0].replace("_", " ")
+            return Quantity(f"the {kind} of the {part} step, in row {int(i) + 1} of the table", **COUNT)
+    raise KeyError(path)
+
+
+def _ordinal(i):
+    return ("first", "second", "third", "fourth", "fifth")[i] if i < 5 else f"{i + 1}th"
+
+
+def _lower(text):
+    return text[:1].lower() + text[1:]
+
+
+def _kept(q):
+    return dict(tolerance=q.tolerance, low=q.low, high=q.high, whole=q.whole, why=q.why)
+
+
+# ---------------------------------------------------------------- worked solutions
+
+
+def _row(values, places, visible=None):
+    texts = format_values(values, places)
+    if visible is not None:
+        texts = [t if seen else "−∞" for t, seen in zip(texts, visible, strict=True)]
+    return "[" + ", ".join(texts) + "]"
+
+
+def _factor(text):
+    """A number as a factor of a product: a negative one in parentheses."""
+    return f"({text})" if text.startswith("−") else text
+
+
+def _num(x, places):
+    return format_number(x, places)
+
+
+def _head_solution(head, field, q, rest, places):
+    scaled, visible = np.asarray(head["scaled"][q], dtype=object), head["visible"][q]
+    scaled = [0.0 if x is None else x for x in scaled]
+    weights = head["weights"][q]
+    lines = [f"The scaled scores: {_row(scaled, places, visible)}."]
+    if field in ("scores", "scaled"):
+        lines = [f"The query row {_row(head['Q'][q], places)}, the key row {_row(head['K'][rest], places)}."]
+        lines.append(f"Their dot product is {_num(head['scores'][q][rest], places)}.")
+        if field == "scaled":
+            lines.append(f"Times 1/√d_k = {_num(head['scale'], places)}: {_num(head['scaled'][q][rest], places)}.")
+        return lines
+    lines.append(
+        f"Subtract the largest, {_num(head['shift'][q], places)}: the exponentials are "
+        f"{_row(head['exps'][q], places)}, adding up to {_num(head['sums'][q], places)}."
+    )
+    if field == "weights":
+        lines.append(
+            f"Divided by that sum: {_row(weights, places)}; the one asked for is {_num(weights[rest], places)}."
+        )
+    elif field == "output":
+        column = [row[rest] for row in head["V"]]
+        texts = zip(format_values(weights, places), format_values(column, places), strict=True)
+        terms = " + ".join(f"{w}·{_factor(v)}" for w, v in texts)
+        lines.append(f"The weights: {_row(weights, places)}.")
+        lines.append(f"Coordinate {rest + 1} of the value rows: {_row(column, places)}.")
+        lines.append(f"The reading: {terms} ≈ {_num(head['output'][q][rest], places)}.")
+    return lines
+
+
+def solution(path, data, places):
+    """The worked solution's lines for one set of numbers: the few values it needs, as text."""
+    parts = str(path).split(".")
+    match parts:
+        case ["batch", b, *rest]:
+            return solution(".".join(rest), data["batch"][int(b)], places)
+        case ["heads", h, field, q, *rest]:
+            return _head_solution(data["heads"][int(h)], field, int(q), int(rest[0]) if rest else None, places)
+        case ["output", q, c]:
+            column = [row[int(c)] for row in data["W_O"]]
+            return [
+                f"The heads' readings side by side: {_row(data['concat'][int(q)], places)}.",
+                f"Column {int(c) + 1} of W_O: {_row(column, places)}.",
+                f"Their dot product: {_num(data['output'][int(q)][int(c)], places)}.",
+            ]
+        case ["concat", q, c]:
+            return [f"The heads' readings side by side: {_row(data['concat'][int(q)], places)}."]
+        case ["average", q, _]:
+            weights = [_row(head["weights"][int(q)], places) for head in data["heads"]]
+            return [
+                f"Each head's weights for that query: {'; '.join(weights)}.",
+                f"Averaged entry by entry: {_row(data['average'][int(q)], places)}.",
+            ]
+        case ["swapped" | "swapped_with_blocks" as how, "output", q, c]:
+            return [
+                f"The readings side by side in the other order: {_row(data[how]['concat'][int(q)], places)}.",
+                f"Through W_O{' with its blocks moved' if how == 'swapped_with_blocks' else ''}: "
+                f"{_num(data[how]['output'][int(q)][int(c)], places)}.",
+            ]
+        case ["online", "heads", h, "blocks", b, field, q]:
+            block = data["online"]["heads"][int(h)]["blocks"][int(b)]
+            q = int(q)
+            return [
+                f"This block's scaled scores: {_row(block['scaled'][q], places)}.",
+                f"Running maximum {_num(block['m'][q], places)}; rescale factor {_num(block['rescale'][q], places)}; "
+                f"running sum {_num(block['l'][q], places)}.",
+            ]
+        case ["decoding", "heads", h, "steps", t, "reading", c]:
+            step = data["decoding"]["heads"][int(h)]["steps"][int(t)]
+            return [
+                f"The scaled scores against the {len(step['scaled'])} cached keys: {_row(step['scaled'], places)}.",
+                f"The weights: {_row(step['weights'], places)}.",
+                f"The reading: {_row(step['reading'], places)}.",
+            ]
+        case ["groups", g, "readings", h, q, *c]:
+            variant = data["groups"][int(g)]
+            shared = variant["kv_head_of"][int(h)] + 1
+            reading = _entry(variant["readings"][int(h)][int(q)], int(c[0]) if c else 0)
+            return [
+                f"Query head {int(h) + 1} reads key/value head {shared} of {variant['kv_heads']}.",
+                f"Its reading: {_num(reading, places)}.",
+            ]
+    return [f"The computed value: {_num(_at(data, parts), places)}."]
+
+
+def _entry(value, c):
+    """Coordinate c of a reading (a reading of width 1 is one number)."""
+    return value[c] if isinstance(value, list) else value
+
+
+def _at(data, parts):
+    for part in parts:
+        data = data[int(part)] if isinstance(data, list) else data[part]
+    return data
