@@ -16,7 +16,7 @@ import pytest
 
 from macros.engine.trace import HEAD_FIELDS, LAYER_FIELDS, PLACES, Field
 from macros.notebooks import checks
-from macros.practice import words
+from macros.practice import quantities
 from tests import computed
 from tests.nodejs import run_node
 
@@ -33,6 +33,16 @@ def twin_fields():
     return heads, {name for twin in traces for name in twin["trace"]} - {"heads"}
 
 
+def asks_for(level, name):
+    """Whether a practice question can ask for an entry of the field, in a reader's words."""
+    names = quantities.Names(queries=("a", "b"), keys=("a", "b"), n_heads=2)
+    try:
+        quantities.quantity(f"heads.0.{name}.0.0" if level == "head" else f"{name}.0.0", names)
+    except KeyError:
+        return False
+    return True
+
+
 def handles(place, level, field: Field):
     """Whether ``place`` shows or checks the field, found from what the place produces."""
     if place == "browser":
@@ -43,7 +53,7 @@ def handles(place, level, field: Field):
         owner = "head" if level == "head" else "trace"
         return re.search(rf"\b{owner}\.{field.name}\b", PARTIALS.read_text(encoding="utf-8")) is not None
     if place == "practice":
-        return field.name in (words.HEAD_FIELD_WORDS if level == "head" else words.LAYER_FIELD_WORDS)
+        return asks_for(level, field.name)
     raise AssertionError(place)
 
 

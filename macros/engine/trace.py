@@ -68,6 +68,7 @@ SOFTMAX_STEP = "a step inside the softmax, checked through the weights it gives"
 ROTARY = "the rotary lesson shows it with its own table and lab"
 POSITIONS = "the position-encoding lesson shows it in its own words"
 NOT_ASKED = "no question asks for it"
+ON_THE_WAY = "questions ask for the weight or reading it leads to"
 ALIBI = "the ALiBi lesson explains it in its own words; the shared steps refuse a biased layer"
 # The optional steps of one lesson each, which that lesson shows in its own words and tables.
 ROTARY_STEP = dict(optional=True, browser=NO_LAB, notebook=ROTARY, partials=ROTARY, practice=ROTARY)
@@ -87,17 +88,29 @@ class HeadTrace:
     visible: np.ndarray = published(MASK, notebook=INPUT, practice="it is shown, never asked")  # (n_q, n_k)
     shift: np.ndarray = published(VECTOR, notebook=SOFTMAX_STEP)  # (n_q,)
     shifted: np.ndarray = published(  # (n_q, n_k)  scaled - shift; -inf where masked
-        MASKED, finite=False, notebook=SOFTMAX_STEP, partials="the partials show the exponentials of it"
+        MASKED,
+        finite=False,
+        notebook=SOFTMAX_STEP,
+        partials="the partials show the exponentials of it",
+        practice=ON_THE_WAY,
     )
     exps: np.ndarray = published(MATRIX)  # (n_q, n_k)
     sums: np.ndarray = published(VECTOR, notebook=SOFTMAX_STEP)  # (n_q,)
     weights: np.ndarray = published(MATRIX)  # (n_q, n_k)
     output: np.ndarray = published(MATRIX)  # (n_q, d_v)
     plain_exps: np.ndarray = published(  # (n_q, n_k)  exp(scaled), no shift; inf on overflow
-        MATRIX, finite=False, notebook=SOFTMAX_STEP, partials="one lesson's point, made in its own words"
+        MATRIX,
+        finite=False,
+        notebook=SOFTMAX_STEP,
+        partials="one lesson's point, made in its own words",
+        practice=ON_THE_WAY,
     )
     plain_sums: np.ndarray = published(  # (n_q,)
-        VECTOR, finite=False, notebook=SOFTMAX_STEP, partials="one lesson's point, made in its own words"
+        VECTOR,
+        finite=False,
+        notebook=SOFTMAX_STEP,
+        partials="one lesson's point, made in its own words",
+        practice=ON_THE_WAY,
     )
     # ALiBi (optional): the bias added to the scaled scores, and what the softmax then reads
     # (the shift, exponentials and weights above are the softmax of ``biased``).

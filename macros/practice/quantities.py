@@ -75,6 +75,7 @@ def _head_words(field, h, q, rest, names):
     words = {
         "scores": (f"the raw score of {key} for {query}", {}),
         "scaled": (f"the scaled score of {key} for {query}", {}),
+        "biased": (f"the score of {key} for {query}, scaled and with the bias added", {}),
         "exps": (f"the exponential of the shifted score of {key} for {query}", WEIGHT),
         "weights": (f"the weight {query} gives {key}", WEIGHT),
         "output": (f"coordinate {(rest or 0) + 1} of the reading of {query}", {}),
@@ -184,6 +185,11 @@ def _head_solution(head, field, q, rest, places):
     scaled = [0.0 if x is None else x for x in scaled]
     weights = head["weights"][q]
     lines = [f"The scaled scores: {_row(scaled, places, visible)}."]
+    if field == "biased":
+        return [
+            f"The scaled score {_num(head['scaled'][q][rest], places)} and the bias {_num(head['bias'][q][rest], places)}"
+            f" add up to {_num(head['biased'][q][rest], places)}."
+        ]
     if field in ("scores", "scaled"):
         lines = [f"The query row {_row(head['Q'][q], places)}, the key row {_row(head['K'][rest], places)}."]
         lines.append(f"Their dot product is {_num(head['scores'][q][rest], places)}.")
