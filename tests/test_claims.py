@@ -89,10 +89,13 @@ class TestWidgetArguments:
             widgets.gate("g", [("a", 1.0), ("b", 2.0)], 3, 0.1)
         assert 'data-need="2"' in widgets.gate("g", [("a", 1.0), ("b", 2.0)], 2, 0.1)
 
-    def test_a_prediction_needs_a_right_option_among_its_options(self):
-        with pytest.raises(WidgetError, match="predict 'c': expected the right option to be 1 to 2, got 0"):
-            widgets.predict("c", "?", [("x", ""), ("y", "")], 0)
+    def test_exactly_one_option_of_a_prediction_holds(self):
+        with pytest.raises(WidgetError, match=r"predict 'c': expected exactly one option that holds .*, got 0$"):
+            widgets.predict("c", "?", [("x", False, ""), ("y", False, "")])
+        with pytest.raises(WidgetError, match=r"predict 'c': .*, got 2 \(options 1, 3\)$"):
+            widgets.predict("c", "?", [("x", True, ""), ("y", False, ""), ("z", True, "")])
+        assert 'data-correct="2"' in widgets.predict("c", "?", [("x", False, ""), ("y", True, "")])
 
     def test_a_prediction_needs_two_options(self):
         with pytest.raises(WidgetError, match="predict 'c': expected at least two options, got 1"):
-            widgets.predict("c", "?", [("x", "")], 1)
+            widgets.predict("c", "?", [("x", True, "")])

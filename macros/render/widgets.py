@@ -101,25 +101,32 @@ def gate(name, questions, need, tolerance, with_prediction=None, recall=False):
     )
 
 
-def predict(name, question, options, correct):
-    """A prediction locked in before the computation it predicts. Options are (text, feedback)
-    pairs, computed by the lesson: one right for these numbers (``correct``, from 1), the
-    others plausible and wrong, each feedback saying why. The feedback stays folded (and,
-    with scripts on, hidden) until the reader locks a choice in."""
-    if not 2 <= len(options):
+def predict(name, question, options):
+    """A prediction locked in before the computation it predicts.
+
+    Options are (text, holds, reason) triples: ``holds`` is computed from the lesson's numbers
+    and exactly one option must hold, so a prediction is a claim the build keeps true. The
+    reasons (plain text, read out after lock-in) say why an option holds or not. The feedback
+    stays folded (and, with scripts on, hidden) until the reader locks a choice in.
+    """
+    if len(options) < 2:
         raise WidgetError(f"predict {name!r}: expected at least two options, got {len(options)}")
-    if not 1 <= correct <= len(options):
-        raise WidgetError(f"predict {name!r}: expected the right option to be 1 to {len(options)}, got {correct}")
+    holding = [i for i, (_, holds, _) in enumerate(options, 1) if holds]
+    if len(holding) != 1:
+        raise WidgetError(
+            f"predict {name!r}: expected exactly one option that holds for these numbers,"
+            f" got {len(holding)}{' (options ' + ', '.join(map(str, holding)) + ')' if holding else ''}"
+        )
     group = f"abh-predict-{name}"
     choices = "\n".join(
         f'<label class="abh-option"><input type="radio" {_attrs(name=group, value=i)}> {html.escape(text)}</label>'
-        for i, (text, _) in enumerate(options, 1)
+        for i, (text, _, _) in enumerate(options, 1)
     )
     feedback = "\n".join(
-        f"<li {_attrs(data_option=i)}>{html.escape(text)}</li>" for i, (_, text) in enumerate(options, 1)
+        f"<li {_attrs(data_option=i)}>{html.escape(reason)}</li>" for i, (_, _, reason) in enumerate(options, 1)
     )
     return (
-        f'<div class="abh-predict" {_attrs(data_predict=name, data_correct=correct)} data-search-exclude>\n'
+        f'<div class="abh-predict" {_attrs(data_predict=name, data_correct=holding[0])} data-search-exclude>\n'
         f'<fieldset><legend class="abh-question">{html.escape(question)}</legend>\n{choices}\n</fieldset>\n'
         '<details class="abh-predict-feedback" data-predict-feedback><summary>What each answer means</summary>\n'
         f"<ol>\n{feedback}\n</ol>\n</details>\n</div>"
