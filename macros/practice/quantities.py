@@ -186,10 +186,8 @@ def _head_solution(head, field, q, rest, places):
     weights = head["weights"][q]
     lines = [f"The scaled scores: {_row(scaled, places, visible)}."]
     if field == "biased":
-        return [
-            f"The scaled score {_num(head['scaled'][q][rest], places)} and the bias {_num(head['bias'][q][rest], places)}"
-            f" add up to {_num(head['biased'][q][rest], places)}."
-        ]
+        scaled, bias = _num(head["scaled"][q][rest], places), _num(head["bias"][q][rest], places)
+        return [f"The scaled score {scaled} and the bias {bias} add up to {_num(head['biased'][q][rest], places)}."]
     if field in ("scores", "scaled"):
         lines = [f"The query row {_row(head['Q'][q], places)}, the key row {_row(head['K'][rest], places)}."]
         lines.append(f"Their dot product is {_num(head['scores'][q][rest], places)}.")
