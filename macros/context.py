@@ -48,7 +48,7 @@ def formatting(places):
             record, name, places, row, visible, value
         ),
         "mask_added": latex.mask_added,
-        "tensor": lambda T, stacked=False: tensors.tensor(T, places, stacked),
+        "tensor": lambda T, stacked=False, visible=None: tensors.tensor(T, places, stacked, visible),
         "dots": lambda q, k: latex.dot_expansion(q, k, places),
         "score_expansions": lambda Q, K: latex.score_expansions(Q, K, places),
         "wsum": lambda w, V: latex.weighted_sum(w, V, places),
