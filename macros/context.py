@@ -112,6 +112,7 @@ def lesson_values(lesson):
         "heads": lesson.trace.heads,
         "tokens": lesson.fixture.key_labels,
         "claim": claims.claim,
+        "head_label": lambda head: facts.head_label(head, lesson.trace.heads),  # "head 2"
         # The steps of generation: None unless the fixture asks for them.
         "generation": lesson.generation,
         "params": lesson.fixture.params,  # either form (Q, K, V given directly too)

@@ -9,6 +9,7 @@ columns a to b − 1, so ``columns(M, 0, 2)`` is the first two columns.
 import numpy as np
 
 from macros.claims import argmax, equal
+from macros.errors import LessonError
 
 
 def _matrix(M):
@@ -191,6 +192,18 @@ def counted(word, positions):
     shown = [str(p + 1) for p in positions]
     listed = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
     return f"{word}{'s' if len(shown) > 1 else ''} {listed}"
+
+
+def head_label(head, heads):
+    """ "head 2" for a head of the lesson's layer, numbered from 1 as prose numbers heads, so a
+    claim's sentence names the head its condition checks instead of a number typed beside it."""
+    for i, candidate in enumerate(heads):
+        if candidate is head:
+            return f"head {i + 1}"
+    raise LessonError(
+        "head_label(): not a head of this lesson's layer (a head of a layer computed another way?); "
+        "name it with counted('head', [i])"
+    )
 
 
 def names(places):

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from macros import facts
-from macros.errors import ClaimError
+from macros.errors import ClaimError, LessonError
 
 
 def head(Q, K, V, visible=None):
@@ -139,3 +139,12 @@ class TestWords:
         assert facts.counted("column", [1]) == "column 2"
         assert facts.counted("column", [0, 2]) == "columns 1 and 3"
         assert facts.counted("key", [0, 1, 3]) == "keys 1, 2 and 4"
+
+
+class TestHeadLabel:
+    def test_a_head_is_named_by_its_place_in_the_layer(self):
+        assert [facts.head_label(h, [LEFT, RIGHT]) for h in (LEFT, RIGHT)] == ["head 1", "head 2"]
+
+    def test_a_head_of_another_layer_is_refused(self):
+        with pytest.raises(LessonError, match=r"head_label\(\): not a head of this lesson's layer"):
+            facts.head_label(SINGLE, [LEFT, RIGHT])
