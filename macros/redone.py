@@ -137,11 +137,11 @@ def _quotient(text, names):
         bottom, end = _braced(text, end)
         if text[end:].strip():
             raise UnreadableError(text)
-        return _value(top, names) / _value(bottom, names)
+        return np.divide(_value(top, names), _value(bottom, names))
     parts = _split_top(text.replace(r"\,", " "), "/")
     if len(parts) != 2:
         return None
-    return _value(parts[0], names) / _value(parts[1].lstrip("/"), names)
+    return np.divide(_value(parts[0], names), _value(parts[1].lstrip("/"), names))
 
 
 def _value(text, names):
@@ -160,6 +160,9 @@ def _term(text, names=None):
         text = text[1:].strip()
     elif text.startswith("-") and not re.match(NUMBER, text):
         sign, text = -1.0, text[1:].strip()
+    quotient = _quotient(text, names)
+    if quotient is not None:
+        return sign * quotient
     if r"\cdot" in text:
         left, right = text.split(r"\cdot", 1)
         return sign * _number(left) * _number(right)
@@ -172,9 +175,6 @@ def _term(text, names=None):
     product = re.fullmatch(r"(\[[^\]]*\])\s*(\\begin\{bmatrix\}.*\\end\{bmatrix\})", text, re.S)
     if product:
         return sign * (_array(product.group(1))[0] @ _array(product.group(2))[0])
-    quotient = _quotient(text, names)
-    if quotient is not None:
-        return sign * quotient
     factors = _factors(text)
     if names is not None and factors and len(factors) > 1:
         return sign * _named_product(factors, names)
@@ -341,7 +341,7 @@ def _shown_text(value, shown, places):
     full; of a matrix or a stack, only the entries that differ, each named by where it is."""
     values, texts = shown
     redone = np.broadcast_to(np.asarray(value, dtype=float), np.shape(values))
-    formatted = [("-\u221e" if np.isinf(v) else f"{v:.{places}f}") for v in np.ravel(redone)]
+    formatted = [(("-" if v < 0 else "") + "\u221e" if np.isinf(v) else f"{v:.{places}f}") for v in np.ravel(redone)]
     if np.ndim(values) == 0:
         return formatted[0], texts[0]
     if np.ndim(values) == 1:
@@ -399,7 +399,7 @@ def totals(markdown):
             continue
         if value is not None and shown[0].ndim == 0:
             shown = (np.broadcast_to(shown[0], np.shape(value)), [total.group(1) or "one"] * np.size(value))
-            found.append((total.end(), RELATION.split(_statements(tex)[-1])[-1].strip(), value, shown))
+            found.append((total.end(), _operand(RELATION.split(_statements(tex)[-1])[-1]), value, shown))
     return found
 
 
