@@ -48,7 +48,7 @@ def formatting(places):
             record, name, places, row, visible, value
         ),
         "mask_added": latex.mask_added,
-        "tensor": lambda T, stacked=False: tensors.tensor(T, places, stacked),
+        "tensor": lambda T, stacked=False, visible=None: tensors.tensor(T, places, stacked, visible),
         "dots": lambda q, k: latex.dot_expansion(q, k, places),
         "score_expansions": lambda Q, K: latex.score_expansions(Q, K, places),
         "wsum": lambda w, V: latex.weighted_sum(w, V, places),
@@ -112,6 +112,7 @@ def lesson_values(lesson):
         "heads": lesson.trace.heads,
         "tokens": lesson.fixture.key_labels,
         "claim": claims.claim,
+        "head_label": lambda head: facts.head_label(head, lesson.trace.heads),  # "head 2"
         # The steps of generation: None unless the fixture asks for them.
         "generation": lesson.generation,
         "params": lesson.fixture.params,  # either form (Q, K, V given directly too)

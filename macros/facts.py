@@ -9,6 +9,7 @@ columns a to b − 1, so ``columns(M, 0, 2)`` is the first two columns.
 import numpy as np
 
 from macros.claims import argmax, equal
+from macros.errors import LessonError
 
 
 def _matrix(M):
@@ -111,6 +112,22 @@ def unequal_columns(A, B):
     return [c for c in range(A.shape[1]) if not equal(A[:, c], B[:, c])]
 
 
+def unequal_rows(A, B):
+    """The rows (from 0) where A and B differ somewhere: the rows a change moved, counted as
+    ``equal_rows`` counts the rows it left alone."""
+    A, B = _matrix(A), _matrix(B)
+    return [r for r in range(A.shape[0]) if not equal(A[r], B[r])]
+
+
+def sinusoidal_frequencies(d_model, base=10000):
+    """ω_i = 1 / base^(2i/d_model), one per pair of coordinates (2i, 2i + 1): how far each pair
+    of a sinusoidal encoding turns per position, the first by one radian, each later one more
+    slowly. With the default base these are the frequencies of ``sinusoidal(n, d_model)``."""
+    if d_model < 1 or not base > 0:
+        raise ValueError(f"sinusoidal_frequencies(): expected d_model ≥ 1 and base > 0, got {d_model} and {base}")
+    return 1.0 / float(base) ** (np.arange(0, d_model, 2, dtype=float) / d_model)  # (ceil(d_model / 2),)
+
+
 def per_head(heads, what):
     """A value per head: ``what`` is a dotted name (``"weights.2"``) or a function of a head."""
     if callable(what):
@@ -193,6 +210,18 @@ def counted(word, positions):
     return f"{word}{'s' if len(shown) > 1 else ''} {listed}"
 
 
+def head_label(head, heads):
+    """ "head 2" for a head of the lesson's layer, numbered from 1 as prose numbers heads, so a
+    claim's sentence names the head its condition checks instead of a number typed beside it."""
+    for i, candidate in enumerate(heads):
+        if candidate is head:
+            return f"head {i + 1}"
+    raise LessonError(
+        "head_label(): not a head of this lesson's layer (a head of a layer computed another way?); "
+        "name it with counted('head', [i])"
+    )
+
+
 def names(places):
     """The facts as a template sees them; those that judge a winner see the page's decimals."""
     return {
@@ -211,6 +240,8 @@ def names(places):
         "is_sum_and_difference": is_sum_and_difference,
         "equal_columns": equal_columns,
         "unequal_columns": unequal_columns,
+        "unequal_rows": unequal_rows,
+        "sinusoidal_frequencies": sinusoidal_frequencies,
         "equal_rows": equal_rows,
         "per_head": per_head,
         "first_true": first_true,

@@ -207,6 +207,16 @@ def test_a_position_typed_in_a_claim_is_refused(copied):
     )
 
 
+def test_heads_typed_in_a_claim_are_refused(copied):
+    """Grouped-query attention's claim as it was first written: the heads typed, not computed."""
+    template = copied / "lessons/grouped-query-attention/lesson.md"
+    edit(template, '{{ counted("head", [0, 1]) }} share the average', "heads 1 and 2 share the average")
+    line = line_of(template, "heads 1 and 2 share")
+    assert error_for(copied, "grouped-query-attention").startswith(
+        f"lessons/grouped-query-attention/lesson.md:{line}: a claim's sentence types 'heads 1 and 2'"
+    )
+
+
 def test_a_token_label_typed_in_a_claim_is_refused(copied):
     template = copied / "lessons/tracing-two-heads/lesson.md"
     text = template.read_text(encoding="utf-8")

@@ -128,3 +128,22 @@ class TestTensorLatex:
     def test_refuses_a_matrix(self):
         with pytest.raises(ValueError, match=r"expected an array of 3 axes, got shape \(2, 2\)"):
             tensors.tensor(np.eye(2), 2)
+
+    def test_a_hidden_weight_is_an_exact_zero_beside_a_small_one(self):
+        """From-hand-to-code's weights: a masked weight reads 0, a real small one 0.011."""
+        T = np.array([[[1.0, 0.0], [0.989, 0.011]], [[1.0, 0.0], [0.5, 0.5]]])
+        assert tensors.tensor(T, 3, visible=[[True, False], [True, True]]) == (
+            r"\left[\; \begin{bmatrix} 1.000 & 0 \\ 0.989 & 0.011 \end{bmatrix},\; "
+            r"\begin{bmatrix} 1.000 & 0 \\ 0.500 & 0.500 \end{bmatrix} \;\right]"
+        )
+        assert "0.000" in tensors.tensor(T, 3)  # the display the mask replaces
+
+    def test_a_hidden_score_is_minus_infinity_and_takes_no_part_in_the_form(self):
+        T = np.array([[[2.0, -np.inf], [1.0, 3.0]]])
+        assert tensors.tensor(T, 3, visible=np.array([[[True, False], [True, True]]])) == (
+            r"\left[\; \begin{bmatrix} 2 & -\infty \\ 1 & 3 \end{bmatrix} \;\right]"
+        )
+
+    def test_a_mask_of_another_shape_is_refused(self):
+        with pytest.raises(ValueError, match=r"tensor\(\): visible= has shape \(3, 3\), the array \(1, 2, 2\)"):
+            tensors.tensor(np.zeros((1, 2, 2)), 3, visible=np.ones((3, 3)))

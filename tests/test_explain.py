@@ -78,3 +78,51 @@ def test_a_partial_refuses_a_layer_it_does_not_model(tmp_path):
         f"lessons/masks/lesson.md:{line}: explain.mask_rule() is written for plain attention with a causal mask "
         "or position encodings; this lesson's layer has padding (key_length): say it in the lesson's own words"
     )
+
+
+def test_the_scaling_sentence_says_what_grows_with_the_width(seed_lesson):
+    """The spread of the dot products grows (variance d_k for unit-variance entries), not each score."""
+    head = seed_lesson.trace.heads[0]
+    for text in (str(explain(seed_lesson).scaling(head)), str(explain(seed_lesson).scaling(head, 2))):
+        assert "variance $d_k$" in text and "back to 1" in text
+        assert "Dot products grow" not in text and "keeps the\nscores from growing" not in text
+
+
+def test_a_masked_row_of_softmax_shows_its_hidden_keys_as_exact_zeros(seed_lesson):
+    """Causal position 2 sees keys 1 and 2: the third exponential and weight are 0, not 0.000, and
+    the shift is the largest score among the keys it may see."""
+    head = seed_lesson.trace.heads[0]
+    text = str(explain(seed_lesson).softmax(head, 1))
+    assert "among the keys it may see" in text
+    assert text.count(", 0]") == 2 and ", 0.000]" not in text
+
+
+def test_a_masked_rows_reading_adds_the_keys_it_may_see(seed_lesson):
+    head = seed_lesson.trace.heads[0]
+    text = str(explain(seed_lesson).reading(head, 1))
+    assert "value rows of the keys it may see" in text and r"0.000\," not in text
+    assert text.count(r"\,[") == 2  # two visible keys, two terms
+
+
+def test_the_whole_softmax_says_hidden_weights_are_zero_under_a_mask(seed_lesson):
+    head = seed_lesson.trace.heads[0]
+    assert "exactly 0 on the keys the mask hides" in str(explain(seed_lesson).softmax(head))
+    plain = computed.lesson("tracing-two-heads")
+    assert "The weights in a row are positive and add up to one" in str(explain(plain).softmax(plain.trace.heads[0]))
+
+
+def test_the_output_projection_does_not_claim_to_mix(seed_lesson):
+    """W_O weights the concatenated coordinates column by column; whether it mixes heads depends on W_O."""
+    lesson = computed.lesson("cross-attention")
+    text = str(explain(lesson).output_projection(0))
+    assert "mixes" not in text and "one column of $W_O$" in text
+
+
+def test_heads_of_different_widths_are_not_said_to_be_alike(seed_lesson):
+    """'Each head produced a 3 × 2 matrix' held only while every head had head 1's width."""
+    second = seed_lesson.trace.heads[1]
+    narrow = dataclasses.replace(second, V=second.V[:, :1], output=second.output[:, :1])
+    heads = (seed_lesson.trace.heads[0], narrow)
+    names = {**computed.names(seed_lesson), "heads": heads}
+    text = str(shared_partials.partials(computed.book().environment, names).concatenation())
+    assert "Each head produced" not in text and "matrices of 3 rows and widths 2 and 1, in head order" in text

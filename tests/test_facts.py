@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from macros import facts
-from macros.errors import ClaimError
+from macros.errors import ClaimError, LessonError
 
 
 def head(Q, K, V, visible=None):
@@ -139,3 +139,35 @@ class TestWords:
         assert facts.counted("column", [1]) == "column 2"
         assert facts.counted("column", [0, 2]) == "columns 1 and 3"
         assert facts.counted("key", [0, 1, 3]) == "keys 1, 2 and 4"
+
+
+class TestHeadLabel:
+    def test_a_head_is_named_by_its_place_in_the_layer(self):
+        assert [facts.head_label(h, [LEFT, RIGHT]) for h in (LEFT, RIGHT)] == ["head 1", "head 2"]
+
+    def test_a_head_of_another_layer_is_refused(self):
+        with pytest.raises(LessonError, match=r"head_label\(\): not a head of this lesson's layer"):
+            facts.head_label(SINGLE, [LEFT, RIGHT])
+
+
+class TestRowsAndFrequencies:
+    def test_unequal_rows_are_the_rows_equal_rows_leaves_out(self):
+        A, B = [[1, 2], [3, 4], [5, 6]], [[1, 2], [3, 0], [0, 6]]
+        assert facts.unequal_rows(A, B) == [1, 2]
+        assert facts.unequal_rows(A, B) + facts.equal_rows((A, B)) == [1, 2, 0]
+
+    def test_unequal_rows_read_as_the_columns_of_the_transposes(self):
+        """What rotary-by-hand wrote before this name existed gives the same rows."""
+        A, B = [[0.5, 0.5], [0.2, 0.8], [1.0, 0.0]], [[0.5, 0.5], [0.3, 0.7], [0.9, 0.1]]
+        assert facts.unequal_rows(A, B) == facts.unequal_columns(facts.transpose(A), facts.transpose(B)) == [1, 2]
+
+    def test_sinusoidal_frequencies_are_the_encodings_own(self):
+        from macros.engine import positions
+
+        for d in (1, 4, 5):
+            assert np.array_equal(facts.sinusoidal_frequencies(d), positions.sinusoidal_frequencies(d))
+        assert facts.sinusoidal_frequencies(4, base=100).tolist() == [1.0, 0.1]
+
+    def test_sinusoidal_frequencies_refuse_a_width_of_zero(self):
+        with pytest.raises(ValueError, match=r"sinusoidal_frequencies\(\): expected d_model ≥ 1"):
+            facts.sinusoidal_frequencies(0)

@@ -6,7 +6,7 @@ lesson); here it runs on every page, lessons and docs, and on hand-written cases
 
 import pytest
 
-from macros.sources.prose import typed_decimals
+from macros.sources.prose import typed_decimals, typed_in_claims
 from tests.sitebuild import PROJECT
 
 # Paths from the project, not the working folder: run from elsewhere, the test still reads
@@ -53,3 +53,42 @@ def test_typed_decimals_are_found(text, found):
 )
 def test_code_and_section_numbers_pass(text):
     assert typed_decimals(text) == []
+
+
+# ---------------------------------------------------------------- positions typed in a claim
+
+
+def claimed(sentence):
+    return typed_in_claims("{% call claim(ok) -%}\n" + sentence + "\n{%- endcall %}")
+
+
+@pytest.mark.parametrize(
+    "sentence, typed",
+    [
+        # grouped-query-attention's sentence as it was first written
+        ("With g = 2, heads 1 and 2 share theirs, and heads 3 and 4 share theirs.", ["heads 1 and 2", "heads 3 and 4"]),
+        ("Heads 1, 2 and 3 read the same key.", ["Heads 1, 2 and 3"]),
+        ("Head 2 is a first-token head.", ["Head 2"]),
+        ("Only rows 2 and 3 change.", ["rows 2 and 3"]),
+        ("The mask hides keys 2 to 4.", ["keys 2 to 4"]),
+        ("Entry 3 is the largest, and 4 heads agree.", ["Entry 3", "4 heads"]),
+    ],
+)
+def test_a_place_typed_in_a_claim_is_found_whole(sentence, typed):
+    assert [what for _, what in claimed(sentence)] == typed
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "{{ counted('head', [0, 1]) }} share theirs, and {{ head_label(h2) | capitalize }} does not.",
+        "Rows {{ and_list(rows) }} change, and the heads agree on the first token.",
+        "$W_O$ has $h\\,d_v = 4$ rows.",
+    ],
+)
+def test_a_place_computed_in_a_claim_passes(sentence):
+    assert claimed(sentence) == []
+
+
+def test_a_place_typed_outside_a_claim_passes():
+    assert typed_in_claims("Heads 1 and 2 share theirs.\n") == []

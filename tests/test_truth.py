@@ -92,3 +92,104 @@ def test_every_shown_calculation_checks_out_or_says_why_not(slug):
 def test_the_scan_reads_the_pages_calculations():
     found = sum(len(redone.calculations(tex)) for slug in computed.SLUGS for tex in maths(computed.page(slug)))
     assert found >= 15
+
+
+# A stack of matrices (tensor()), a product of names shown before, a quotient, a total in prose.
+
+STACKS = r"""$$
+A \approx \left[\; \begin{matrix} \begin{bmatrix} 1.000 & 0 \\ 0.333 & 0.667 \end{bmatrix}, \\ {} \\
+\begin{bmatrix} 1.000 & 0 \\ 0.500 & 0.500 \end{bmatrix} \end{matrix} \;\right],
+$$
+
+$$
+V = \left[\; \begin{bmatrix} 1 & 0 \\ 1 & 3 \end{bmatrix},\; \begin{bmatrix} 2 & 2 \\ 0 & 4 \end{bmatrix} \;\right].
+$$
+
+$$
+A V \approx \left[\; \begin{bmatrix} 1.000 & 0.000 \\ 1.000 & 2.000 \end{bmatrix},\;
+\begin{bmatrix} 2.000 & 2.000 \\ 1.000 & 3.000 \end{bmatrix} \;\right].
+$$
+
+The next section.
+"""
+
+
+def test_a_product_of_shown_stacks_is_redone_head_by_head():
+    """From-hand-to-code's A V: from the shown weights, head 1's second row gives 0.333 + 0.667 = 1.000
+    and 0.667 · 3 = 2.001, where the page shows 2.000."""
+    (miss,) = redone.misses(STACKS, 3)
+    assert str(miss) == (
+        "the calculation $A V$ gives 2.001 in matrix 1, row 2, column 2 from the numbers as shown, but the "
+        "page shows 2.000 in matrix 1, row 2, column 2 with no note: write it with a helper that adds the rounding note"
+    )
+    assert redone.misses(STACKS.replace("The next", "The weights shown are rounded. The next"), 3) == []
+    assert redone.misses(STACKS.replace("1.000 & 2.000", "1.000 & 2.001"), 3) == []
+
+
+def test_a_name_defined_again_without_numbers_is_not_read_from_before():
+    page = STACKS.replace("$$\nA V", "$A = \\operatorname{softmax}(S)$\n\n$$\nA V")
+    assert redone.misses(page, 3) == []
+
+
+def test_the_from_hand_to_code_product_needs_its_note():
+    page = computed.page("from-hand-to-code")
+    note = re.search(r"The weights of head 2 shown are rounded[^\n]*\n", page).group()
+    (miss,) = redone.misses(page.replace(note, ""), computed.lesson("from-hand-to-code").decimals)
+    assert miss.written == "A V" and "1.794 in matrix 2, row 3, column 1" in miss.redone
+
+
+@pytest.mark.parametrize(
+    ("tex", "misses"),
+    [
+        (r"[2.028, 2.028, 4.113] \,/\, 8.169 \approx [0.248, 0.248, 0.503]", 0),
+        (r"[2.028, 2.028, 4.113] \,/\, 8.169 \approx [0.248, 0.248, 0.504]", 1),
+        (r"\frac{ [2, -1, 1, -3] }{\sqrt{ 2 }} \approx [1.414, -0.707, 0.707, -2.121]", 0),
+        (r"\frac{ [2, -1, 1, -3] }{\sqrt{ 2 }} \approx [1.414, -0.707, 0.707, -2.122]", 1),
+    ],
+)
+def test_a_quotient_is_redone(tex, misses):
+    """Tracing-two-heads' row of weights as exponentials over their sum, and the scores over √d_k."""
+    assert len(redone.misses(f"$$\n{tex}.\n$$\n\nThe next section.\n", 3)) == misses
+
+
+def test_a_quotients_miss_reads_as_the_page_wrote_it():
+    (miss,) = redone.misses(r"$$ a \approx [2.028, 2.028, 4.113] \,/\, 8.169 \approx [0.248, 0.248, 0.504]. $$", 3)
+    assert str(miss).startswith(
+        r"the calculation $[2.028, 2.028, 4.113] \,/\, 8.169$ gives [0.248, 0.248, 0.503] from the numbers as "
+        "shown, but the page shows 0.248, 0.248, 0.504 with no note"
+    )
+
+
+TOTAL = "Their exponentials are\n$[7.3891, 0.3679, 2.7183, 0.0498]$, which add up to $10.5250$.\nDividing by it.\n"
+
+
+def test_a_total_stated_in_prose_is_redone():
+    """Attention-by-hand's no-scaling solution: the four shown exponentials add up to 10.5251."""
+    (miss,) = redone.misses(TOTAL, 4)
+    assert str(miss) == (
+        "the total of $[7.3891, 0.3679, 2.7183, 0.0498]$ gives 10.5251 from the numbers as shown, but the page "
+        "shows 10.5250 with no note: write it with a helper that adds the rounding note"
+    )
+    assert redone.misses(TOTAL.replace("Dividing", "The exponentials shown are rounded. Dividing"), 4) == []
+    assert redone.misses(TOTAL.replace("10.5250", "10.5251"), 4) == []
+
+
+def test_rows_said_to_add_up_to_one_are_redone_row_by_row():
+    rows = "$$\nA = \\begin{bmatrix} 1.000 & 0 \\\\ 0.334 & 0.667 \\end{bmatrix}.\n$$\n\nEvery row adds up to one.\n"
+    (miss,) = redone.misses(rows, 3)
+    assert (miss.what, miss.redone, miss.shown) == ("the total of", "[1.000, 1.001]", "one, one")
+    assert redone.misses(rows.replace("0.334", "0.333"), 3) == []
+
+
+def test_a_total_far_from_the_numbers_is_not_read_as_theirs():
+    """Numbers two paragraphs up, or a sentence that goes on to a display (':'), are not what it adds."""
+    assert redone.misses("$[1.5, 2.5]$ here.\n\nAnother paragraph.\n\nThey add up to $9$.\n", 3) == []
+    assert redone.misses("$[1.5, 2.5]$ here. The weights add up to one:\n\n$$ [0.5, 0.5] $$\n", 3) == []
+
+
+def test_the_attention_by_hand_total_needs_its_note():
+    page = computed.page("attention-by-hand")
+    note = "The exponentials shown are rounded: from them the result is 10.5251; unrounded it is 10.5250. "
+    assert note in page
+    (miss,) = redone.misses(page.replace(note, ""), computed.lesson("attention-by-hand").decimals)
+    assert (miss.what, miss.redone, miss.shown) == ("the total of", "10.5251", "10.5250")

@@ -59,8 +59,13 @@ def typed_numbers_message(name, text):
 
 CLAIM = re.compile(r"\{%-?\s*call\s+claim\(.*?\)\s*-?%\}(?P<sentence>.*?)\{%-?\s*endcall\s*-?%\}", re.S)
 MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]*\$", re.S)
-PLACES = r"positions?|keys?|query|queries|rows?|columns?|coordinates?|tokens?|slots?|pairs?|sequences?|blocks?|steps?"
-TYPED_PLACE = re.compile(rf"\b(?:{PLACES})\s+\d+\b|\b\d+\s+(?:{PLACES})\b", re.I)
+PLACES = (
+    r"positions?|keys?|query|queries|rows?|columns?|coordinates?|tokens?|slots?|pairs?|sequences?|blocks?|steps?"
+    r"|heads?|entry|entries|layers?|groups?"
+)
+# "heads 1 and 2", "heads 1, 2 and 3", "keys 2 to 4", "row 3": the whole list is one typed value
+LISTED = r"\d+(?:\s*(?:,|\band\b|\bor\b|\bto\b|–)\s*\d+)*"
+TYPED_PLACE = re.compile(rf"\b(?:{PLACES})\s+{LISTED}\b|\b\d+\s+(?:{PLACES})\b", re.I)
 QUOTED = re.compile(r"“([^”]*)”")
 
 
