@@ -3,7 +3,10 @@
 Hand case: n = 4, d_model = 8, h = 2, d_k = 4:
   projections 3 * 4 * 8 * (2 * 4) = 768; scores 2 * 4 * 4 * 4 = 128; weighting 128;
   W_O 4 * 8 * 8 = 256; score numbers 2 * 16 = 32 (weights as many); Q, K, V 3 * 4 * 8 = 96;
-  KV cache 2 * 4 * 8 = 64.
+  KV cache 2 * 4 * 8 = 64 (the K and V among those 96, not more numbers).
+  Causal, hidden pairs skipped: 1 + 2 + 3 + 4 = 10 pairs, so scores 2 * 10 * 4 = 80 and
+  weighting 80. A window of 2 keys: 1 + 2 + 2 + 2 = 7 pairs, scores and weighting
+  2 * 2 * 7 * 4 = 112.
 """
 
 import numpy as np
@@ -12,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from macros.engine import cost, masks
+from macros.render import cost_chart
 
 
 class TestCounts:
@@ -23,6 +27,8 @@ class TestCounts:
         assert cost.score_numbers(4, 2) == 32
         assert cost.projected_numbers(4, 2, 4) == 96
         assert cost.kv_cache_numbers(4, 2, 4) == 64
+        assert cost.causal_score_macs(4, 2, 4) == 80
+        assert cost.causal_weighting_macs(4, 2, 4) == 80
 
     def test_score_macs_match_the_matrix_product(self):
         # (n, d_k) @ (d_k, n) per head: n * n entries, each a sum of d_k products
@@ -34,9 +40,45 @@ class TestLayerCost:
     def test_by_hand(self):
         layer = cost.layer_cost(4, 8, 2, 4)
         assert layer.quadratic_macs == 256 and layer.linear_macs == 1024
-        assert layer.quadratic_numbers == 64 and layer.linear_numbers == 160
+        assert layer.quadratic_numbers == 64 and layer.linear_numbers == 96
+        assert layer.causal_quadratic_macs == 160 and layer.window_macs(2) == 112
+        assert layer.quadratic_share == 0.2  # 256 / (256 + 1024)
         record = layer.to_dict()
         assert record["n"] == 4 and record["score_macs"] == 128 and record["linear_macs"] == 1024
+        assert record["causal_quadratic_macs"] == 160 and record["linear_numbers"] == 96
+
+    def test_the_kv_cache_is_counted_once(self):
+        # The cache is K and V: two of the three projected matrices, inside linear_numbers.
+        layer = cost.layer_cost(4, 8, 2, 4)
+        assert layer.linear_numbers == layer.projected_numbers
+        assert 3 * layer.kv_cache_numbers == 2 * layer.projected_numbers
+
+    def test_the_lesson_sizes_by_hand(self):
+        # n = 32768, h = 32, d_k = 128, window 4096: 4096 * 4097 / 2 + 28672 * 4096
+        # = 8390656 + 117440512 = 125831168 pairs; times 2 * 32 * 128 = 8192 multiply-adds
+        # per pair (score and weighting) = 1030808928256. Causal: 32768 * 32769 / 2 =
+        # 536887296 pairs, times 8192 = 4398180728832.
+        layer = cost.layer_cost(32768, 4096, 32, 128)
+        assert layer.window_macs(4096) == 1030808928256
+        assert layer.causal_quadratic_macs == 4398180728832
+        assert layer.window_macs(4096) == 2 * cost.window_score_macs(32768, 4096, 32, 128)
+
+    @given(n=st.integers(1, 200), h=st.integers(1, 4), d_k=st.integers(1, 8))
+    def test_a_window_as_long_as_the_text_is_the_causal_layer(self, n, h, d_k):
+        layer = cost.layer_cost(n, 8, h, d_k)
+        assert layer.window_macs(n) == layer.causal_quadratic_macs
+        assert layer.window_macs(n + 5) == layer.causal_quadratic_macs
+
+    @given(n=st.integers(1, 200), window=st.integers(1, 50))
+    def test_a_window_scores_at_most_n_times_window_pairs(self, n, window):
+        layer = cost.layer_cost(n, 8, 2, 4)
+        assert layer.window_macs(window) <= 2 * 2 * n * window * 4
+        assert layer.window_macs(window) <= layer.causal_quadratic_macs <= layer.quadratic_macs
+
+    @given(n=st.integers(1, 500), d_model=st.integers(1, 64))
+    def test_the_quadratic_share_is_n_over_n_plus_twice_the_width(self, n, d_model):
+        # 2 h n^2 d_k / (2 h n^2 d_k + 4 n d_model h d_k) = n / (n + 2 d_model), any h and d_k
+        assert cost.layer_cost(n, d_model, 3, 5).quadratic_share == pytest.approx(n / (n + 2 * d_model))
 
     @given(n=st.integers(1, 500), d_model=st.integers(1, 64), h=st.integers(1, 8), d_k=st.integers(1, 16))
     def test_doubling_n_quadruples_the_quadratic_part_and_doubles_the_linear(self, n, d_model, h, d_k):
@@ -123,3 +165,14 @@ class TestHeadSplitCounts:
     def test_heads_that_do_not_divide_the_width_are_refused(self):
         with pytest.raises(ValueError, match=r"the number of heads must divide d_model \(8\), got 3"):
             cost.head_split_counts(4, 8, 3)
+
+
+class TestLineChart:
+    def test_every_series_is_drawn(self):
+        svg = cost_chart.line_chart([1, 2], [("a", [1, 2]), ("b", [2, 4]), ("c", [3, 6])], "t", "n", "count")
+        assert svg.count("<polyline") == 3
+
+    def test_more_series_than_line_styles_are_refused(self):
+        series = [(name, [1, 2]) for name in "abcd"]
+        with pytest.raises(ValueError, match="a line chart draws at most 3 series, got 4"):
+            cost_chart.line_chart([1, 2], series, "t", "n", "count")

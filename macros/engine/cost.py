@@ -1,9 +1,12 @@
 """What one attention layer costs as the sequence grows: multiply-adds and numbers held.
 
 Counts for n tokens, width d_model, h heads of width d_k (values as wide as keys), one
-sequence. A multiply-add is one a * b + c. The projections and the KV cache grow linearly
-with n; the scores and the weights grow with n^2, and overtake the rest once n exceeds
-roughly the model's width.
+sequence, one pass through the layer. A multiply-add is one a * b + c (two floating-point
+operations). Left out: biases (one addition per projected number), the scaling by
+1/sqrt(d_k), the mask and the softmax's own work (a few operations per score, against the
+2 * d_k multiply-adds of scoring a pair and weighting its value). Q, K and V grow linearly
+with n (K and V are what a generating model keeps as its KV cache); the scores and the
+weights grow with n^2, and their multiply-adds overtake the projections' at n = 2 * d_model.
 """
 
 from dataclasses import asdict, dataclass
@@ -35,13 +38,24 @@ def output_macs(n, d_model, h, d_k):
     return n * h * d_k * d_model
 
 
+def causal_score_macs(n, h, d_k):
+    """Scores under the causal mask, the hidden pairs skipped: n (n + 1) / 2 dot products of d_k."""
+    return h * causal_pairs(n) * d_k
+
+
+def causal_weighting_macs(n, h, d_k):
+    """Each query weighs only the value rows of the keys it scored: as many as the scores."""
+    return h * causal_pairs(n) * d_k
+
+
 def score_numbers(n, h):
     """The scores of every head: h matrices of n x n; the weights are as many again."""
     return h * n * n
 
 
 def kv_cache_numbers(n, h, d_k):
-    """One key and one value of width d_k per head per token, kept for generation."""
+    """One key and one value of width d_k per head per token, kept for generation: the K and
+    V part of projected_numbers, not an addition to them."""
     return 2 * n * h * d_k
 
 
@@ -52,13 +66,21 @@ def projected_numbers(n, h, d_k):
 
 @dataclass(frozen=True)
 class LayerCost:
-    """One layer at one length n: multiply-adds and numbers held, split quadratic vs linear."""
+    """One layer at one length n: multiply-adds and numbers held, split quadratic vs linear.
+
+    The quadratic counts score all n x n pairs (no mask, or a causal mask applied after every
+    score is computed); the causal ones skip the hidden pairs.
+    """
 
     n: int
+    h: int
+    d_k: int
     projection_macs: int
     score_macs: int
     weighting_macs: int
     output_macs: int
+    causal_score_macs: int
+    causal_weighting_macs: int
     score_numbers: int
     weight_numbers: int
     projected_numbers: int
@@ -73,18 +95,35 @@ class LayerCost:
         return self.projection_macs + self.output_macs
 
     @property
+    def quadratic_share(self):
+        """The scores' and weighting's share of the layer's multiply-adds: n / (n + 2 d_model)."""
+        return self.quadratic_macs / (self.quadratic_macs + self.linear_macs)
+
+    @property
+    def causal_quadratic_macs(self):
+        return self.causal_score_macs + self.causal_weighting_macs
+
+    def window_macs(self, window):
+        """Scores and weighting under a sliding window of ``window`` keys: each visible pair is
+        one dot product of d_k (the score) and one weight times a value row of d_k."""
+        pairs = window_pairs(self.n, window)  # at most n * window
+        return 2 * self.h * pairs * self.d_k
+
+    @property
     def quadratic_numbers(self):
         return self.score_numbers + self.weight_numbers
 
     @property
     def linear_numbers(self):
-        return self.projected_numbers + self.kv_cache_numbers
+        """Q, K and V of every head. The KV cache is their K and V, so it is not added again."""
+        return self.projected_numbers
 
     def to_dict(self):
         return {
             **asdict(self),
             "quadratic_macs": self.quadratic_macs,
             "linear_macs": self.linear_macs,
+            "causal_quadratic_macs": self.causal_quadratic_macs,
             "quadratic_numbers": self.quadratic_numbers,
             "linear_numbers": self.linear_numbers,
         }
@@ -96,10 +135,14 @@ def layer_cost(n, d_model, h, d_k):
     n, d_model, h, d_k = int(n), int(d_model), int(h), int(d_k)
     return LayerCost(
         n=n,
+        h=h,
+        d_k=d_k,
         projection_macs=projection_macs(n, d_model, h, d_k),
         score_macs=score_macs(n, h, d_k),
         weighting_macs=weighting_macs(n, h, d_k),
         output_macs=output_macs(n, d_model, h, d_k),
+        causal_score_macs=causal_score_macs(n, h, d_k),
+        causal_weighting_macs=causal_weighting_macs(n, h, d_k),
         score_numbers=score_numbers(n, h),
         weight_numbers=score_numbers(n, h),
         projected_numbers=projected_numbers(n, h, d_k),

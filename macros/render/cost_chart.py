@@ -28,7 +28,10 @@ def _power_of_ten_ticks(values):
 
 
 def line_chart(xs, series, title, x_label, y_label):
-    """``series``: (name, values) pairs, one line each, values > 0 at every x."""
+    """``series``: (name, values) pairs, one line each, values > 0 at every x; at most one
+    series per line style, so that no line is dropped without a word."""
+    if len(series) > len(STYLES):
+        raise ValueError(f"a line chart draws at most {len(STYLES)} series, got {len(series)}")
     everything = [v for _, values in series for v in values]
     x_of = _scale(xs, LEFT, WIDTH - RIGHT)
     y_of = _scale(everything, HEIGHT - BOTTOM, TOP)
@@ -49,7 +52,7 @@ def line_chart(xs, series, title, x_label, y_label):
             f'<text class="abh-figure-label" x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">10<tspan dy="-6" '
             f'font-size="10">{exponent}</tspan></text>'
         )
-    for style, (name, values) in zip(STYLES, series, strict=False):
+    for style, (name, values) in zip(STYLES, series, strict=False):  # len(series) <= len(STYLES)
         points = " ".join(f"{x_of(x):.1f},{y_of(v):.1f}" for x, v in zip(xs, values, strict=True))
         parts.append(f'<polyline class="abh-line {style}" points="{points}"/>')
         parts.append(
