@@ -191,7 +191,6 @@ export function makePractice(element, page) {
   async function go(number, message = "") {
     say(message);
     if (number === 0) return show(own);
-    newNumbers.disabled = true;
     try {
       const sets = await loadSets(slug, source);
       const set = sets.variants?.find((candidate) => candidate.variant === number);
@@ -200,19 +199,27 @@ export function makePractice(element, page) {
     } catch {
       show(own);
       say("The new numbers could not be loaded, so these are the lesson's own. Try New numbers again later.");
-    } finally {
-      newNumbers.disabled = false;
     }
   }
 
   const moved = (number) => history.replaceState(history.state, "", addressOf(number));
+  // A click while the data file loads is ignored rather than the button disabled: disabling
+  // it would drop a keyboard reader's focus.
+  let busy = false;
   newNumbers.addEventListener("click", async () => {
-    await go((current.number % count) + 1);
-    moved(current.number);
+    if (busy) return;
+    busy = true;
+    try {
+      await go((current.number % count) + 1);
+      moved(current.number);
+    } finally {
+      busy = false;
+    }
   });
   ownNumbers.addEventListener("click", async () => {
     await go(0);
     moved(0);
+    newNumbers.focus(); // this button hides on the lesson's own numbers; focus must not drop with it
   });
 
   show(own);

@@ -49,9 +49,10 @@ export function makePrediction(element, page) {
     }
     notice.textContent = "";
     const number = Number(chosen.value);
-    if (isFinal() || number === last()) return; // nothing new to record
-    page.state.predictions[name] = { tries: [...tries(), number] };
-    page.refresh();
+    if (!isFinal() && number !== last()) {
+      page.state.predictions[name] = { tries: [...tries(), number] }; // the same choice again adds nothing
+      page.refresh();
+    }
     feedback.open = true;
     verdict.focus();
   }
