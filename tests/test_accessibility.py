@@ -2,8 +2,8 @@
 
 axe-core runs offline: it is the copy shipped inside the pinned ``axe-playwright-python``
 package (injected into the page by the test, never published with the site). It checks the
-live DOM, after docs/assets/js/widgets.js has enhanced the page, so the controls the script
-adds are checked too. Any serious or critical violation fails, listed by page, scheme, rule
+live DOM, after docs/assets/js/page.js (and the modules it loads) has enhanced the page, so
+the controls the script adds are checked too. Any serious or critical violation fails, listed by page, scheme, rule
 and the offending selectors.
 
 The scheme is chosen the way the site's palette chooses it: mkdocs.yml gives each palette a
@@ -71,8 +71,9 @@ def scan(browser, base, paths, scheme):
             assert response is not None and (response.ok or path == "404.html"), (
                 f"{path}: {response and response.status}"
             )
-            # widgets.js is a module script: deferred, it has run before the load event.
+            # page.js marks <html> once it and the modules it loads on demand have enhanced the page.
             page.wait_for_load_state("load")
+            page.wait_for_selector("html[data-abh-ready]", state="attached")
             page.wait_for_function(
                 "scheme => document.body.getAttribute('data-md-color-scheme') === scheme", arg=material
             )
@@ -94,6 +95,39 @@ def test_no_serious_or_critical_violation_on_any_page(site, server, browser, sch
         if impact in FAILING
     ]
     assert not problems, f"{len(problems)} serious or critical accessibility violations:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("scheme", sorted(SCHEMES))
+def test_no_serious_or_critical_violation_once_the_widgets_are_used(server, browser, scheme):
+    """The controls the script shows only after the reader acts: a prediction's feedback after a
+    wrong lock-in, a graded answer, a saved takeaway with the book's beside it, a practice set
+    loaded from its data file with a worked solution open, and the question a reset asks."""
+    preference, material = SCHEMES[scheme]
+    context = browser.new_context(color_scheme=preference)
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        page = context.new_page()
+        page.goto(server + "lessons/two-heads-of-dimension-one/?variant=2")
+        page.wait_for_selector("html[data-abh-ready]", state="attached")
+        page.wait_for_function("scheme => document.body.getAttribute('data-md-color-scheme') === scheme", arg=material)
+        prediction = page.locator(".abh-predict[data-predict='predict']")
+        wrong = next(o for o in ("1", "2", "3") if o != prediction.get_attribute("data-correct"))
+        prediction.locator(f"input[value='{wrong}']").check()
+        prediction.locator("button.abh-lock").click()
+        box = page.locator(".abh-gate li.abh-check input.abh-answer").first
+        box.fill("abc")
+        box.press("Enter")
+        page.locator(".abh-takeaway textarea").fill("Two softmaxes are not one.")
+        page.get_by_role("button", name="Save my takeaway").click()
+        practice = page.locator(".abh-practice li.abh-practice-check").first
+        practice.locator("input.abh-answer").fill(practice.get_attribute("data-answer"))
+        practice.locator("input.abh-answer").press("Enter")
+        practice.locator("details.abh-practice-solution > summary").click()
+        page.get_by_role("button", name="Reset this lesson").click()
+        found = [v for v in violations_on(page, Axe()) if v[1] in FAILING]
+    finally:
+        context.close()
+    assert not found, found
 
 
 def test_the_scan_finds_a_known_violation(server, browser):

@@ -1,16 +1,21 @@
-"""The lesson widgets in a real browser: docs/assets/js/widgets.js on a built site.
+"""The lesson widgets in a real browser: docs/assets/js/page.js and its modules on a built site.
 
 Widget behaviour is tested on the widget bench (tests/pages/widget-bench/), a page no
 reader sees: it joins a copy of the project for this session only, so editing a lesson
 never breaks these tests. The real lessons get a smoke test: each page loads with no
-console error and no request to another host, and shows everything without JavaScript.
+console error and no request to another host, shows everything without JavaScript, has no
+display formula wider than its column at 1280 px, and its practice grades three sets of
+numbers.
 
 The copy is served from its folder by a small HTTP server on 127.0.0.1; one Chromium
 serves the whole session (found as tests/browsers.py says) and each test gets a fresh
-context, so stored learner state never leaks between tests.
+context, so stored learner state never leaks between tests. A page is used once page.js
+has marked it ready (``html[data-abh-ready]``): the practice and the labs are modules it
+loads only on pages that have them.
 
 Expected numbers come from Python (macros.lessons, macros.engine,
-macros.render.numbers) on the bench's own fixture, never from the page's script.
+macros.render.numbers) on the bench's own fixture, never from the page's script; the
+practice answers a test types are the check's data-answer, which the tests hold to Python's.
 """
 
 import dataclasses
@@ -45,6 +50,7 @@ TIMEOUT_MS = 5000  # every wait is bounded; widgets update synchronously, so thi
 # Loading a whole page (KaTeX fonts, figures) is not widget behaviour: on a machine busy
 # with other work it can take far longer than a widget's update, so it waits longer.
 NAVIGATION_TIMEOUT_MS = 60000
+SOLUTION_AFTER = 3  # the book-wide rule: a worked solution opens after a right answer or 3 attempts
 
 
 # ---------------------------------------------------------------- the site and the server
@@ -67,13 +73,19 @@ def server(bench_site):
         yield url
 
 
+def ready(page):
+    """Waits until page.js has enhanced the page, the modules it loads on demand included."""
+    page.wait_for_selector("html[data-abh-ready]", state="attached", timeout=NAVIGATION_TIMEOUT_MS)
+    return page
+
+
 class Reader:
     """One browser context (its own localStorage) with a page, recording what went wrong."""
 
     def __init__(self, context, base):
         self.context, self.base = context, base
         self.host = urlsplit(base).netloc
-        self.errors, self.foreign = [], []
+        self.errors, self.foreign, self.requests = [], [], []
         context.set_default_timeout(TIMEOUT_MS)
         context.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
         context.on("request", self._request)
@@ -82,6 +94,7 @@ class Reader:
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
 
     def _request(self, request):
+        self.requests.append(request)
         parts = urlsplit(request.url)
         if parts.scheme in ("http", "https", "ws", "wss") and parts.netloc != self.host:
             self.foreign.append(request.url)
@@ -89,7 +102,11 @@ class Reader:
     def open(self, path=LESSON):
         response = self.page.goto(self.base + path)
         assert response is not None and response.ok, f"{path}: {response and response.status}"
-        return self.page
+        return ready(self.page)
+
+    def reload(self):
+        self.page.reload()
+        return ready(self.page)
 
 
 @pytest.fixture
@@ -142,10 +159,20 @@ def status(page):
     return page.locator(".abh-gate[data-gate='six-numbers'] p.abh-status")
 
 
-def lock(page, choice, option):
-    widget = page.locator(f".abh-choice[data-choice='{choice}']")
+def prediction(page, name):
+    return page.locator(f".abh-predict[data-predict='{name}']")
+
+
+def lock(page, name, option):
+    widget = prediction(page, name)
     widget.locator(f"input[type=radio][value='{option}']").check()
-    widget.get_by_role("button", name="Lock in").click()
+    widget.locator("button.abh-lock").click()
+
+
+def reset(page):
+    """Resets the lesson, answering yes to the question it asks first."""
+    page.get_by_role("button", name="Reset this lesson").click()
+    page.get_by_role("button", name="Yes, clear it").click()
 
 
 def cell(page, r, c):
@@ -158,6 +185,10 @@ def shown(values, places):
 
 def visible_text(page):
     return page.locator("body").inner_text()
+
+
+def is_focused(page, selector):
+    return page.evaluate(f"document.activeElement.matches({selector!r})")
 
 
 # ---------------------------------------------------------------- numeric checks and the gate
@@ -210,7 +241,7 @@ def test_gate_status_reading_and_the_lesson_done_on_the_track_map(reader, bench)
     expect(home.locator(f".track-lesson[data-lesson='{SLUG}'] .track-status")).to_have_text("")
 
     page = reader.open()
-    correct = page.locator(".abh-choice[data-choice='why']").get_attribute("data-correct")
+    correct = prediction(page, "why").get_attribute("data-correct")
     lock(page, "why", correct)
     expect(status(page)).to_have_text("5 of 6 numbers within 0.02, 5 needed. Reading: locked in, right. Check met.")
     home = reader.open("")
@@ -222,9 +253,10 @@ def test_gate_status_reading_and_the_lesson_done_on_the_track_map(reader, bench)
     expect(home.locator(f".track-lesson[data-lesson='{SLUG}'] .track-status")).to_have_text("done")
     expect(home.locator(".track-status", has_text="done")).to_have_count(1)
 
-    # A wrong reading keeps the check unmet however many numbers land, and the lesson not done.
+    # A wrong reading keeps the check unmet however many numbers land, until the reader,
+    # having read why, chooses again: the final choice counts, and the lock-ins are recorded.
     page = reader.open()
-    page.get_by_role("button", name="Reset this lesson").click()
+    reset(page)
     expect(status(page)).to_have_text("0 of 6 numbers within 0.02, 5 needed. Reading: not chosen yet.")
     for i in range(6):
         submit(page, i, repr(answers(bench)[i]))
@@ -233,6 +265,13 @@ def test_gate_status_reading_and_the_lesson_done_on_the_track_map(reader, bench)
     expect(status(page)).to_have_text("6 of 6 numbers within 0.02, 5 needed. Reading: locked in, not right.")
     home = reader.open("")
     expect(home.locator(f".track-lesson[data-lesson='{SLUG}'] .track-status")).to_have_text("")
+    page = reader.open()
+    lock(page, "why", correct)
+    expect(status(page)).to_have_text(
+        "6 of 6 numbers within 0.02, 5 needed. Reading: locked in, right (2 lock-ins). Check met."
+    )
+    stored = page.evaluate(f"JSON.parse(localStorage.getItem('abh:{SLUG}'))")
+    assert stored["predictions"]["why"]["tries"] == [int(wrong), int(correct)]
 
 
 def test_hints_open_only_after_three_and_five_evaluated_attempts(reader):
@@ -265,28 +304,64 @@ def test_hints_open_only_after_three_and_five_evaluated_attempts(reader):
     expect(second.locator("summary")).not_to_contain_text("Opens after")
 
 
-def test_the_prediction_is_locked_in_before_the_comparison_shows(reader):
+# ---------------------------------------------------------------- predictions
+
+
+def test_a_prediction_shows_its_feedback_only_after_lock_in_and_focus_moves_to_it(reader):
     page = reader.open()
     comparison = page.locator("[data-reveal-after='predict']")
-    choice = page.locator(".abh-choice[data-choice='predict']")
+    widget = prediction(page, "predict")
+    feedback = widget.locator("[data-predict-feedback]")
     expect(comparison).to_be_hidden()
+    expect(feedback).to_be_hidden()
     expect(page.locator(".abh-reveal-note")).to_be_visible()
 
-    choice.get_by_role("button", name="Lock in").click()
-    expect(choice.locator(".abh-feedback")).to_have_text("Choose one of the options first.")
-    choice.locator("input[value='1']").check()
+    widget.get_by_role("button", name="Lock in").click()
+    expect(widget.locator(".abh-predict-notice")).to_have_text("Choose one of the options first.")
+    expect(feedback).to_be_hidden()
+    correct = widget.get_attribute("data-correct")
+    wrong = next(o for o in ("1", "2", "3") if o != correct)
+    widget.locator(f"input[value='{wrong}']").check()
     expect(comparison).to_be_hidden()  # choosing is not locking in
+    expect(feedback).to_be_hidden()
 
-    choice.get_by_role("button", name="Lock in").click()
-    expect(comparison).to_be_visible()
+    widget.get_by_role("button", name="Lock in").click()
+    expect(feedback).to_be_visible()
+    expect(comparison).to_be_visible()  # a wrong prediction never blocks the way on
     expect(page.locator(".abh-reveal-note")).to_be_hidden()
-    correct = choice.get_attribute("data-correct")
-    verdict = "right" if correct == "1" else "not right"
-    feedback = choice.locator("li[data-option='1']").get_attribute("data-feedback")
-    expect(choice.locator(".abh-feedback")).to_have_text(f"Locked in: {verdict}. {feedback}")
-    for radio in choice.locator("input[type=radio]").all():
+    verdict = feedback.locator(".abh-verdict")
+    reason = widget.locator(f"li[data-option='{wrong}']").text_content().strip()
+    expect(verdict).to_contain_text(f"Locked in: not right. {reason}")
+    assert is_focused(page, ".abh-predict[data-predict='predict'] [data-predict-feedback] .abh-verdict")
+    for other in ("1", "2", "3"):  # the other reasons stay folded away: one of them says which is right
+        if other != wrong:
+            expect(widget.locator(f"li[data-option='{other}']")).to_be_hidden()
+
+    # The trap is gone: after a wrong lock-in the reader may choose again.
+    for radio in widget.locator("input[type=radio]").all():
+        expect(radio).to_be_enabled()
+    widget.locator(f"input[value='{correct}']").check()
+    widget.get_by_role("button", name="Lock in another answer").click()
+    expect(verdict).to_contain_text("Locked in: right.")
+    assert is_focused(page, ".abh-predict[data-predict='predict'] .abh-verdict")
+    expect(widget.locator(f"li[data-option='{wrong}']")).to_be_visible()  # now every reason shows
+    for radio in widget.locator("input[type=radio]").all():
         expect(radio).to_be_disabled()
-    expect(choice.get_by_role("button", name="Locked in")).to_be_disabled()
+    expect(widget.get_by_role("button", name="Locked in")).to_be_disabled()
+
+    reader.reload()
+    expect(feedback).to_be_visible()
+    expect(widget.locator(f"input[value='{correct}']")).to_be_checked()
+    expect(verdict).to_contain_text("Locked in: right.")
+
+
+def test_enter_on_a_radio_locks_the_prediction_in(reader):
+    page = reader.open()
+    widget = prediction(page, "predict")
+    widget.locator("input[value='1']").check()
+    widget.locator("input[value='1']").press("Enter")
+    expect(widget.locator("[data-predict-feedback]")).to_be_visible()
+    assert is_focused(page, ".abh-predict[data-predict='predict'] .abh-verdict")
 
 
 # ---------------------------------------------------------------- the W_O lab
@@ -404,51 +479,106 @@ def test_bad_cell_input_names_the_cell_and_keeps_the_last_good_numbers(reader, b
     expect(output).to_have_text(good)  # the same W_O as before the bad entries, the same output
 
 
-# ---------------------------------------------------------------- stored state
+# ---------------------------------------------------------------- stored state, takeaway and reset
 
 
 def test_state_survives_a_reload_and_reset_clears_it(reader, bench):
     page = reader.open()
-    default_takeaway = page.locator(".abh-takeaway textarea").input_value()
     initial_output = page.locator("[data-bind='output.0']").inner_text()
     submit(page, 0, repr(answers(bench)[0]))
     submit(page, 1, "0")
     check_item(page, 2).locator("input").fill("1.3")  # typed, not checked
     lock(page, "predict", "3")
     page.locator(".abh-takeaway textarea").fill("Each head has its own softmax.")
+    page.get_by_role("button", name="Save my takeaway").click()
     cell(page, 0, 1).fill("0.5")
     edited_output = page.locator("[data-bind='output.0']").inner_text()
     assert edited_output != initial_output
 
-    page.reload()
+    reader.reload()
     expect(check_item(page, 0).locator("input")).to_have_value(repr(answers(bench)[0]))
     expect(result(page, 0)).to_contain_text("Within")
     expect(result(page, 1)).to_contain_text("Not within")
     expect(attempts(page, 1)).to_have_text("(1 attempt)")
     expect(check_item(page, 2).locator("input")).to_have_value("1.3")
     expect(status(page)).to_have_text("1 of 6 numbers within 0.02, 5 needed. Reading: not chosen yet.")
-    predict = page.locator(".abh-choice[data-choice='predict']")
+    predict = prediction(page, "predict")
     expect(predict.locator("input[value='3']")).to_be_checked()
-    expect(predict.locator("input[value='3']")).to_be_disabled()
+    expect(predict.locator("[data-predict-feedback]")).to_be_visible()
     expect(page.locator("[data-reveal-after='predict']")).to_be_visible()
     expect(page.locator(".abh-takeaway textarea")).to_have_value("Each head has its own softmax.")
+    expect(page.locator(".abh-takeaway-book")).to_be_visible()
     expect(cell(page, 0, 1)).to_have_value("0.5")
     expect(page.locator("[data-bind='output.0']")).to_have_text(edited_output)
 
-    page.get_by_role("button", name="Reset this lesson").click()
+    reset(page)
     for loaded in (page, None):
         if loaded is None:
-            page.reload()
+            reader.reload()
         expect(check_item(page, 0).locator("input")).to_have_value("")
         expect(result(page, 0)).to_have_text("")
         expect(attempts(page, 1)).to_have_text("")
         expect(status(page)).to_have_text("0 of 6 numbers within 0.02, 5 needed. Reading: not chosen yet.")
         expect(predict.locator("input[value='3']")).not_to_be_checked()
         expect(predict.locator("input[value='3']")).to_be_enabled()
+        expect(predict.locator("[data-predict-feedback]")).to_be_hidden()
         expect(page.locator("[data-reveal-after='predict']")).to_be_hidden()
-        expect(page.locator(".abh-takeaway textarea")).to_have_value(default_takeaway)
+        expect(page.locator(".abh-takeaway textarea")).to_have_value("")
+        expect(page.locator(".abh-takeaway-book")).to_be_hidden()
         expect(cell(page, 0, 1)).to_have_value("0")
         expect(page.locator("[data-bind='output.0']")).to_have_text(initial_output)
+
+
+def test_reset_asks_first_and_keeping_the_work_changes_nothing(reader, bench):
+    page = reader.open()
+    submit(page, 0, repr(answers(bench)[0]))
+    button = page.get_by_role("button", name="Reset this lesson")
+    button.click()
+    question = page.locator(".abh-reset-confirm")
+    expect(question).to_be_visible()
+    expect(question).to_contain_text("Clear every answer")
+    keep = page.get_by_role("button", name="Keep it")
+    assert is_focused(page, ".abh-reset-no")  # the safe answer has focus
+    keep.click()
+    expect(question).to_be_hidden()
+    assert is_focused(page, ".abh-reset")
+    expect(result(page, 0)).to_contain_text("Within")
+
+    button.click()
+    page.keyboard.press("Escape")  # Escape keeps the work too
+    expect(question).to_be_hidden()
+    expect(result(page, 0)).to_contain_text("Within")
+    reader.reload()
+    expect(result(page, 0)).to_contain_text("Within")
+
+    reset(page)
+    expect(result(page, 0)).to_have_text("")
+    expect(check_item(page, 0).locator("input")).to_have_value("")
+
+
+def test_the_takeaway_box_starts_empty_and_the_books_shows_once_the_readers_is_saved(reader):
+    page = reader.open()
+    box = page.locator(".abh-takeaway textarea")
+    book = page.locator(".abh-takeaway-book")
+    expect(box).to_have_value("")
+    expect(book).to_be_hidden()
+    assert "A default takeaway to edit." not in visible_text(page)
+
+    page.get_by_role("button", name="Save my takeaway").click()  # nothing written: nothing shown
+    expect(page.locator(".abh-takeaway-notice")).to_contain_text("Write your takeaway first")
+    expect(book).to_be_hidden()
+
+    box.fill("Two softmaxes are not one.")
+    expect(book).to_be_hidden()  # typing is not saving
+    reader.reload()
+    expect(box).to_have_value("Two softmaxes are not one.")  # kept as a draft
+    expect(book).to_be_hidden()
+    page.get_by_role("button", name="Save my takeaway").click()
+    expect(book).to_be_visible()
+    expect(book).to_contain_text("A default takeaway to edit.")
+    assert is_focused(page, ".abh-takeaway-book")
+    reader.reload()
+    expect(book).to_be_visible()
 
 
 # ---------------------------------------------------------------- folded work, the why box, one-call checks
@@ -466,7 +596,7 @@ def test_folded_work_opens_after_the_first_attempt_and_stays_open(reader, bench)
     submit(page, 0, "0")  # wrong, but an evaluated attempt
     expect(folded).to_be_visible()
     expect(folded).to_contain_text(scores)
-    page.reload()
+    reader.reload()
     expect(folded).to_be_visible()
 
 
@@ -475,10 +605,10 @@ def test_the_why_line_is_kept_as_text_and_cleared_by_reset(reader):
     line = page.locator(".abh-why[data-why='predict'] input.abh-why-text")
     typed = "<b>bold</b> & the softmaxes differ"
     line.fill(typed)
-    page.reload()
+    reader.reload()
     expect(line).to_have_value(typed)
     assert page.locator(".abh-why b").count() == 0  # shown back as text, never as markup
-    page.get_by_role("button", name="Reset this lesson").click()
+    reset(page)
     expect(line).to_have_value("")
 
 
@@ -490,16 +620,44 @@ def test_a_one_call_check_grades_and_opens_its_hints_one_attempt_at_a_time(reade
     submit(page, 6, "0")
     expect(result(page, 6)).to_contain_text("Not within")
     expect(ladder.nth(0).locator("summary")).not_to_contain_text("Opens after")
-    expect(ladder.nth(2).locator("summary")).to_contain_text("Opens after 3 evaluated attempts (you have 1).")
+    expect(ladder.nth(2).locator("summary")).to_contain_text(
+        "Opens after 3 evaluated attempts or a right answer (you have 1)."
+    )
     submit(page, 6, repr(unseen_answer(bench)))
     expect(result(page, 6)).to_contain_text("Within")
     assert check_item(page, 6).get_attribute("data-check") == "unseen-1"
     assert float(check_item(page, 6).get_attribute("data-answer")) == unseen_answer(bench)
 
 
+def test_a_worked_solution_opens_after_a_right_answer_or_three_attempts_never_from_the_start(reader, bench):
+    """The book-wide rule; the known fault was a right second answer still told 'you have 2'."""
+    page = reader.open()
+    solution = page.locator(".abh-hints[data-attempts-of='unseen'] details[data-solution]")
+    assert solution.get_attribute("data-after") == str(SOLUTION_AFTER)
+    second_hint = page.locator(".abh-hints[data-attempts-of='unseen'] details.abh-hint").nth(1)
+    solution.locator("summary").click()
+    expect(solution).not_to_have_attribute("open", "")
+    submit(page, 6, "0")
+    submit(page, 6, repr(unseen_answer(bench)))  # right, on the second attempt
+    expect(solution.locator("summary")).not_to_contain_text("Opens after")
+    solution.locator("summary").click()
+    expect(solution).to_have_attribute("open", "")
+    expect(second_hint.locator("summary")).not_to_contain_text("Opens after")
+    submit(page, 6, "0")  # a later wrong answer does not fold it away again
+    expect(solution.locator("summary")).not_to_contain_text("Opens after")
+
+    reset(page)
+    for count in range(1, SOLUTION_AFTER + 1):
+        expect(solution.locator("summary")).to_contain_text(f"(you have {count - 1})")
+        submit(page, 6, "abc")  # not a number: not counted
+        submit(page, 6, "0")
+    expect(solution.locator("summary")).not_to_contain_text("Opens after")
+
+
 # ---------------------------------------------------------------- the real pages: a smoke test
 
 REAL_PAGES = ["", *(f"lessons/{folder.name}/" for folder in lessons.folders(sitebuild.PROJECT / "lessons"))]
+REAL_LESSONS = REAL_PAGES[1:]
 
 
 @pytest.mark.parametrize("path", REAL_PAGES)
@@ -515,9 +673,13 @@ def test_a_real_page_loads_with_no_console_error_and_no_request_to_another_host(
     assert "NaN" not in text and "Infinity" not in text and "undefined" not in text
     assert not reader.errors, reader.errors
     assert not reader.foreign, reader.foreign
+    # The engine's twin loads only where a lab uses it; no page asks for the practice data before its first use.
+    scripts = {urlsplit(request.url).path.rsplit("/", 1)[-1] for request in reader.requests}
+    assert ("engine.js" in scripts) == (page.locator(".abh-lab").count() > 0), sorted(scripts)
+    assert not [r.url for r in reader.requests if path and r.url == f"{reader.base}{path}practice.js"]
 
 
-@pytest.mark.parametrize("path", REAL_PAGES[1:])
+@pytest.mark.parametrize("path", REAL_LESSONS)
 def test_a_real_lesson_shows_everything_without_javascript(browser, server, path):
     context = browser.new_context(java_script_enabled=False)
     context.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
@@ -530,8 +692,31 @@ def test_a_real_lesson_shows_everything_without_javascript(browser, server, path
         assert page.eval_on_selector_all("article [data-bind]", empty) == []
         # A lab shows its bound numbers without the script ("abh-label", a gate's label, is no lab).
         assert page.locator("article [data-bind]").count() > 0 or page.locator("article .abh-lab").count() == 0
-        assert page.locator("article input, article textarea").count() == 0
+        # Only a prediction's options are inputs in the HTML itself; the rest is the script's.
+        assert page.locator("article input:not([type=radio]), article textarea").count() == 0
         assert "Lock in" not in visible_text(page)
+        for takeaway in page.locator(".abh-takeaway").all():  # the book's takeaway shows
+            assert takeaway.inner_text().strip()
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("path", REAL_LESSONS)
+def test_no_display_formula_scrolls_sideways_at_1280_px(browser, server, path):
+    """At 1280 px every display formula fits its column, in both schemes' fonts alike."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
+    try:
+        page = context.new_page()
+        page.goto(server + path)
+        ready(page)
+        page.evaluate("document.fonts.ready")
+        wide = page.eval_on_selector_all(
+            ".math-display",
+            "all => all.filter(d => d.scrollWidth > d.clientWidth)"
+            ".map(d => [d.scrollWidth - d.clientWidth, d.textContent.slice(0, 60)])",
+        )
+        assert wide == [], f"{path}: formulas wider than their column at 1280 px (px over, text): {wide}"
     finally:
         context.close()
 
@@ -539,15 +724,11 @@ def test_a_real_lesson_shows_everything_without_javascript(browser, server, path
 # ---------------------------------------------------------------- keyboard
 
 
-def is_focused(page, selector):
-    return page.evaluate(f"document.activeElement.matches({selector!r})")
-
-
 def focus_ring(page):
     return page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
 
 
-def test_keyboard_alone_checks_an_answer_and_locks_in_choices(reader, bench):
+def test_keyboard_alone_checks_an_answer_and_locks_in_predictions(reader, bench):
     page = reader.open()
     # Clicking plain text sets where sequential focus navigation starts: the next Tab goes on from there.
     page.get_by_text("Compute these yourself").click()
@@ -558,29 +739,69 @@ def test_keyboard_alone_checks_an_answer_and_locks_in_choices(reader, bench):
     page.keyboard.press("Enter")
     expect(result(page, 0)).to_contain_text("Within")
 
-    why = page.locator(".abh-choice[data-choice='why']")
+    why = prediction(page, "why")
     why.locator(".abh-question").click()
     page.keyboard.press("Tab")
-    assert is_focused(page, ".abh-choice[data-choice='why'] input[type=radio]")
+    assert is_focused(page, ".abh-predict[data-predict='why'] input[type=radio]")
     for key in ("ArrowDown", "ArrowDown", "ArrowUp"):
         page.keyboard.press(key)
     expect(why.locator("input[value='2']")).to_be_checked()
     page.keyboard.press("Tab")
-    assert is_focused(page, ".abh-choice[data-choice='why'] button.abh-lock")
+    assert is_focused(page, ".abh-predict[data-predict='why'] button.abh-lock")
     assert focus_ring(page) != "none"
     page.keyboard.press("Space")
-    expect(why.locator(".abh-feedback")).to_contain_text("Locked in")
-    expect(why.locator("input[value='2']")).to_be_disabled()
+    expect(why.locator(".abh-verdict")).to_contain_text("Locked in")
+    assert is_focused(page, ".abh-predict[data-predict='why'] .abh-verdict")
+    assert focus_ring(page) != "none"
+    expect(why.locator("input[value='2']")).to_be_enabled()  # not right: the reader may choose again
 
-    predict = page.locator(".abh-choice[data-choice='predict']")
+    predict = prediction(page, "predict")
     predict.locator(".abh-question").click()
     page.keyboard.press("Tab")
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowDown")
-    page.keyboard.press("Tab")
-    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")  # Enter on a radio locks it in
     expect(predict.locator("input[value='3']")).to_be_checked()
     expect(page.locator("[data-reveal-after='predict']")).to_be_visible()
+    assert is_focused(page, ".abh-predict[data-predict='predict'] .abh-verdict")
+
+
+def tab_to(page, selector, limit=400):
+    """Presses Tab until the focused element matches ``selector``; fails after ``limit`` presses."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if is_focused(page, selector):
+            return
+    raise AssertionError(f"{limit} presses of Tab never reached {selector}")
+
+
+def test_keyboard_alone_on_a_real_lesson(reader):
+    """two-heads-of-dimension-one with the keyboard only, from the top of the page: Tab to the
+    prediction's radios, arrows, Space on Lock in, and focus lands on the feedback; Tab on to a
+    check, type, Enter."""
+    slug = "two-heads-of-dimension-one"
+    lesson = lessons.load(sitebuild.PROJECT / "lessons" / slug)
+    page = reader.open(f"lessons/{slug}/")
+    predict = prediction(page, "predict")
+    correct = int(predict.get_attribute("data-correct"))
+    tab_to(page, ".abh-predict[data-predict='predict'] input[type=radio]")
+    assert focus_ring(page) != "none"
+    for _ in range(correct - 1):
+        page.keyboard.press("ArrowDown")
+    expect(predict.locator(f"input[value='{correct}']")).to_be_checked()
+    page.keyboard.press("Tab")
+    assert is_focused(page, ".abh-predict[data-predict='predict'] button.abh-lock")
+    page.keyboard.press("Space")
+    assert is_focused(page, ".abh-predict[data-predict='predict'] [data-predict-feedback] .abh-verdict")
+    expect(predict.locator(".abh-verdict")).to_contain_text("Locked in: right.")
+
+    first = ".abh-gate[data-gate='six-numbers'] li.abh-check:first-child input.abh-answer"
+    tab_to(page, first)
+    assert focus_ring(page) != "none"
+    page.keyboard.type(repr(float(lesson.trace.heads[0].scores[0][0])))
+    page.keyboard.press("Enter")
+    expect(page.locator(first).locator("xpath=ancestor::li[1]").locator(".abh-result")).to_contain_text("Within")
+    assert not reader.errors, reader.errors
 
 
 # ---------------------------------------------------------------- without JavaScript
@@ -600,145 +821,188 @@ def test_without_javascript_the_bench_shows_everything(browser, server, bench):
         for answer in answers(bench):  # the numbers the checks ask for are all on the page, in the hints
             assert format_values([answer], bench.decimals)[0] in hints
         assert "Lock in" not in visible_text(page)
-        assert page.locator("article input, article textarea").count() == 0
+        expect(page.locator(".abh-takeaway")).to_contain_text("A default takeaway to edit.")
+        assert page.locator("article input:not([type=radio]), article textarea").count() == 0
     finally:
         context.close()
 
 
 # ---------------------------------------------------------------- practice on new numbers
 #
-# Expected numbers are drawn by Python (macros/practice/generator.py) from the bench's own
-# practice block and computed by numpy; never read from the page's script.
-
-
-def practice_spec(root):
-    from macros.sources import practice_key
-
-    return practice_key.read(root / "lessons" / SLUG / "fixture.yaml")
-
-
-def drawn(root, number):
-    """(fixture, answer) of variant ``number`` of the bench, drawn in Python."""
-    from macros.practice import generator
-
-    spec, base = practice_spec(root)
-    fixture, trace = generator.variant(spec, base, number, "variant.yaml")
-    return fixture, generator.answers(spec, trace)[0]
+# Expected sets come from Python (the lesson's Practice, macros/practice/build.py), never from
+# the page's script; the answers typed are the checks' data-answer, held to Python's.
 
 
 def practice(page):
     return page.locator(".abh-practice")
 
 
-def practice_submit(page, text):
-    field = practice(page).locator("input.abh-answer")
+def practice_check(page, i=0):
+    return practice(page).locator("li.abh-practice-check").nth(i)
+
+
+def practice_submit(page, text, i=0):
+    field = practice_check(page, i).locator("input.abh-answer")
     field.fill(text)
     field.press("Enter")
 
 
-def practice_result(page):
-    return practice(page).locator(".abh-result")
+def practice_result(page, i=0):
+    return practice_check(page, i).locator(".abh-result")
 
 
 def shown_fixture(page):
     return json.loads(practice(page).get_attribute("data-fixture"))
 
 
-def test_practice_the_same_variant_gives_the_same_numbers_and_two_variants_differ(reader, bench_site, bench):
+def shown_answer(page, i=0):
+    return float(practice_check(page, i).get_attribute("data-answer"))
+
+
+def test_practice_the_same_variant_gives_the_same_numbers_and_new_numbers_moves_on(reader, bench):
+    sets = bench.practice.variants
     page = reader.open(LESSON + "?variant=7")
     expect(practice(page)).to_have_attribute("data-variant", "7")
-    seven = shown_fixture(page)
-    assert seven == drawn(bench_site.root, 7)[0]
-    page.reload()
-    assert shown_fixture(page) == seven
+    expect(practice(page).locator(".abh-practice-title")).to_have_text("New numbers: set 7 of 8.")
+    assert shown_fixture(page) == sets[7].fixture
+    assert [shown_answer(page, i) for i in range(2)] == list(sets[7].answers)
+    first_row = practice(page).locator(".abh-practice-inputs table").first.locator("tr").first.inner_text()
+    assert first_row.split() == format_values(sets[7].fixture["X"][0], bench.decimals)
+    reader.reload()
+    assert shown_fixture(page) == sets[7].fixture
     page.get_by_role("button", name="New numbers").click()
     expect(practice(page)).to_have_attribute("data-variant", "8")
     assert page.url.endswith("?variant=8")
-    assert shown_fixture(page) == drawn(bench_site.root, 8)[0] != seven
-    answer = float(practice(page).locator("li.abh-practice-check").get_attribute("data-answer"))
-    assert answer == pytest.approx(drawn(bench_site.root, 8)[1], abs=1e-12)
-    page.goto(reader.base + LESSON)
+    assert shown_fixture(page) == sets[8].fixture != sets[7].fixture
+    assert [shown_answer(page, i) for i in range(2)] == list(sets[8].answers)
+    page.get_by_role("button", name="New numbers").click()  # after the last set, the first again
+    expect(practice(page)).to_have_attribute("data-variant", "1")
+    page.get_by_role("button", name="The lesson's numbers").click()
     expect(practice(page)).to_have_attribute("data-variant", "0")
-    assert shown_fixture(page) == bench.plain_fixture
+    assert "variant=" not in page.url
+    assert shown_fixture(page) == bench.plain_fixture == sets[0].fixture
+    page.goto(reader.base + LESSON)
+    ready(page)
+    expect(practice(page)).to_have_attribute("data-variant", "0")
+    assert [shown_answer(page, i) for i in range(2)] == list(sets[0].answers)
     assert not reader.errors, reader.errors
 
 
-def test_practice_answers_right_wrong_and_on_the_boundary(reader, bench_site):
-    answer = drawn(bench_site.root, 5)[1]  # tolerance 0.02, the bench's practice block
+def test_practice_data_loads_on_first_use_by_a_script_element(reader):
+    page = reader.open()
+    data = [r for r in reader.requests if r.url.endswith(f"{LESSON}practice.js")]
+    assert data == []  # set 0 is on the page: nothing to load yet
+    page.get_by_role("button", name="New numbers").click()
+    expect(practice(page)).to_have_attribute("data-variant", "1")
+    data = [r for r in reader.requests if r.url.endswith(f"{LESSON}practice.js")]
+    assert [r.resource_type for r in data] == ["script"]  # a classic script: it loads from disk too
+    page.get_by_role("button", name="New numbers").click()
+    expect(practice(page)).to_have_attribute("data-variant", "2")
+    assert len([r for r in reader.requests if r.url.endswith(f"{LESSON}practice.js")]) == 1
+
+
+def test_practice_answers_right_wrong_on_the_boundary_and_out_of_range(reader, bench):
     page = reader.open(LESSON + "?variant=5")
+    answer = shown_answer(page)
+    assert answer == bench.practice.variants[5].answers[0]
+    tolerance = float(practice_check(page).get_attribute("data-tolerance"))
     practice_submit(page, repr(answer))
-    expect(practice_result(page)).to_have_text("✓ Within 0.02: it counts.")
-    practice_submit(page, repr(answer + 0.03))
-    expect(practice_result(page)).to_have_text("✗ Not within 0.02.")
-    practice_submit(page, repr(answer - 0.02))
-    expect(practice_result(page)).to_have_text("✓ Within 0.02: it counts.")
-    expect(practice(page).locator(".abh-attempts")).to_have_text("(3 attempts)")
+    expect(practice_result(page)).to_have_text(f"✓ Within {tolerance:g}: it counts.")
+    practice_submit(page, repr(answer + 3 * tolerance))
+    expect(practice_result(page)).to_have_text(f"✗ Not within {tolerance:g}.")
+    boundary = answer - tolerance if answer - tolerance >= 0 else answer + tolerance
+    practice_submit(page, repr(boundary))
+    expect(practice_result(page)).to_have_text(f"✓ Within {tolerance:g}: it counts.")
+    expect(practice_check(page).locator(".abh-attempts")).to_have_text("(3 attempts)")
+    # A weight lies between 0 and 1: outside that, the answer is refused with the reason, not counted.
+    for typed in ("\u22120.5", "1.5"):
+        practice_submit(page, typed)
+        expect(practice_result(page)).to_have_text("Not counted: a weight lies between 0 and 1.")
+        expect(practice_check(page).locator("input")).to_have_attribute("aria-invalid", "true")
+    expect(practice_check(page).locator(".abh-attempts")).to_have_text("(3 attempts)")
+    # The second question, a reading, has no range: a negative number is graded.
+    assert practice_check(page, 1).get_attribute("data-low") is None
+    practice_submit(page, "-0.5", 1)
+    expect(practice_result(page, 1)).to_contain_text("within")
     assert not reader.errors, reader.errors
 
 
-def test_practice_hints_and_the_worked_solution_follow_the_attempts(reader, bench_site, bench):
-    spec, base = practice_spec(bench_site.root)
-    from macros.practice import generator
-
-    _, trace = generator.variant(spec, base, 3, "variant.yaml")
+def test_practice_worked_solution_opens_after_a_right_answer_or_three_attempts(reader, bench):
     page = reader.open(LESSON + "?variant=3")
-    hints = practice(page).locator("details.abh-practice-hint")
-    solution = practice(page).locator("details.abh-practice-solution")
-    expect(hints).to_have_count(2)
-    # The bench's own hints open after 3 and 5 attempts; the practice hints follow the same ladder.
-    assert [hints.nth(i).get_attribute("data-after") for i in range(2)] == ["3", "5"]
-    solution.locator("summary").click()
+    solution = practice_check(page).locator("details.abh-practice-solution")
+    summary = solution.locator("summary")
+    expect(summary).to_contain_text("Opens after 3 evaluated attempts or a right answer (you have 0).")
+    summary.click()
     expect(solution).not_to_have_attribute("open", "")
-    for count in range(1, 6):
-        practice_submit(page, "9")
-        opened = [count >= 3, count >= 5]
-        for i, is_open in enumerate(opened):
-            hints.nth(i).locator("summary").click()
-            if is_open:
-                expect(hints.nth(i)).to_have_attribute("open", "")
-                hints.nth(i).locator("summary").click()
-            else:
-                expect(hints.nth(i)).not_to_have_attribute("open", "")
-    solution.locator("summary").click()
-    expect(solution).to_have_attribute("open", "")
-    weights = trace["heads"][1]["weights"][2]
-    table = solution.locator("table").inner_text()
-    for weight in weights:  # the step table is this variant's, as numpy computes it
-        assert format_values([weight], bench.decimals)[0] in table
+    for count in range(1, SOLUTION_AFTER + 1):
+        practice_submit(page, "0.9999" if shown_answer(page) < 0.5 else "0")  # wrong, in range
+        practice_submit(page, "-1")  # refused: not counted
+        summary.click()
+        if count < SOLUTION_AFTER:
+            expect(solution).not_to_have_attribute("open", "")
+            expect(summary).to_contain_text(f"(you have {count})")
+        else:
+            expect(solution).to_have_attribute("open", "")
+    # This set's solution: its lines are the build's for set 3.
+    lines = solution.locator("li")
+    expect(lines).to_have_count(len(bench.practice.variants[3].solutions[0]))
+    expect(lines).to_have_text(list(bench.practice.variants[3].solutions[0]))
+
+    # The second question: a right first answer opens it at once.
+    other = practice_check(page, 1).locator("details.abh-practice-solution")
+    practice_submit(page, repr(shown_answer(page, 1)), 1)
+    expect(other.locator("summary")).not_to_contain_text("Opens after")
+    other.locator("summary").click()
+    expect(other).to_have_attribute("open", "")
     assert not reader.errors, reader.errors
 
 
-def test_practice_state_is_kept_per_variant_survives_a_reload_and_reset_clears_it(reader, bench_site):
+def test_practice_state_is_kept_per_variant_survives_a_reload_and_reset_clears_it(reader):
     page = reader.open(LESSON + "?variant=4")
     practice_submit(page, "0.5")
-    expect(practice(page).locator(".abh-attempts")).to_have_text("(1 attempt)")
-    page.reload()
-    expect(practice(page).locator("input.abh-answer")).to_have_value("0.5")
-    expect(practice(page).locator(".abh-attempts")).to_have_text("(1 attempt)")
+    expect(practice_check(page).locator(".abh-attempts")).to_have_text("(1 attempt)")
+    reader.reload()
+    expect(practice_check(page).locator("input.abh-answer")).to_have_value("0.5")
+    expect(practice_check(page).locator(".abh-attempts")).to_have_text("(1 attempt)")
     stored = page.evaluate(f"JSON.parse(localStorage.getItem('abh:{SLUG}'))")
     assert stored["practice"]["4"][0]["attempts"] == 1
-    page.get_by_role("button", name="New numbers").click()  # variant 5: nothing tried there yet
-    expect(practice(page).locator(".abh-attempts")).to_have_text("")
-    expect(practice(page).locator("input.abh-answer")).to_have_value("")
+    page.get_by_role("button", name="New numbers").click()  # set 5: nothing tried there yet
+    expect(practice(page)).to_have_attribute("data-variant", "5")
+    expect(practice_check(page).locator(".abh-attempts")).to_have_text("")
+    expect(practice_check(page).locator("input.abh-answer")).to_have_value("")
     page.goto(reader.base + LESSON + "?variant=4")
-    expect(practice(page).locator(".abh-attempts")).to_have_text("(1 attempt)")
-    page.get_by_role("button", name="Reset this lesson").click()
-    expect(practice(page).locator(".abh-attempts")).to_have_text("")
-    page.reload()
-    expect(practice(page).locator("input.abh-answer")).to_have_value("")
-    expect(practice(page).locator(".abh-attempts")).to_have_text("")
+    ready(page)
+    expect(practice_check(page).locator(".abh-attempts")).to_have_text("(1 attempt)")
+    reset(page)
+    expect(practice_check(page).locator(".abh-attempts")).to_have_text("")
+    reader.reload()
+    expect(practice_check(page).locator("input.abh-answer")).to_have_value("")
+    expect(practice_check(page).locator(".abh-attempts")).to_have_text("")
     assert not reader.errors, reader.errors
+
+
+def test_practice_a_set_outside_the_range_gives_a_notice(reader):
+    page = reader.open(LESSON + "?variant=9")  # the bench ships sets 1 to 8
+    expect(practice(page)).to_have_attribute("data-variant", "0")
+    notice = practice(page).locator(".abh-practice-notice")
+    expect(notice).to_be_visible()
+    expect(notice).to_have_text(
+        "There is no set 9 of numbers here: the sets go from 0 (the lesson's own) to 8. "
+        "These are the lesson's own numbers."
+    )
+    page.get_by_role("button", name="New numbers").click()
+    expect(notice).to_be_hidden()
 
 
 @pytest.mark.parametrize(
-    "value", ["-1", "1e9", "1001", "<script>alert(1)</script>", "%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E"]
+    "value", ["-1", "1e9", "1.5", "<script>alert(1)</script>", "%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E"]
 )
 def test_practice_a_hostile_variant_in_the_address_falls_back_with_a_notice(reader, value):
     page = reader.open(LESSON + "?variant=" + value)
     expect(practice(page)).to_have_attribute("data-variant", "0")
     notice = practice(page).locator(".abh-practice-notice")
     expect(notice).to_be_visible()
-    expect(notice).to_contain_text("not a whole number from 0 to 1000")
+    expect(notice).to_contain_text("the sets go from 0 (the lesson's own) to 8")
     assert page.locator("article img[src='x'], article script:not([type])").count() == 0
     assert not reader.errors, reader.errors
 
@@ -749,9 +1013,10 @@ def test_practice_hostile_typed_text_is_shown_as_text(reader):
     practice_submit(page, hostile)
     expect(practice_result(page)).to_contain_text("That is not a number")
     page.locator(".abh-takeaway textarea").fill(hostile)
+    page.get_by_role("button", name="Save my takeaway").click()
     submit(page, 0, hostile)
-    page.reload()
-    expect(practice(page).locator("input.abh-answer")).to_have_value(hostile)
+    reader.reload()
+    expect(practice_check(page).locator("input.abh-answer")).to_have_value(hostile)
     expect(page.locator(".abh-takeaway textarea")).to_have_value(hostile)
     expect(check_item(page, 0).locator("input")).to_have_value(hostile)
     assert page.locator("article img[src='x']").count() == 0
@@ -759,21 +1024,47 @@ def test_practice_hostile_typed_text_is_shown_as_text(reader):
     assert not reader.errors, reader.errors
 
 
-def test_practice_on_a_real_lesson_grades_a_drawn_variant(reader):
-    from macros.practice import generator
-    from macros.sources import practice_key
+WITH_PRACTICE = [
+    slug
+    for slug in (path.split("/")[1] for path in REAL_LESSONS)
+    if "practice:" in (sitebuild.PROJECT / "lessons" / slug / "fixture.yaml").read_text(encoding="utf-8")
+]
 
-    slug = "tracing-two-heads"
-    spec, base = practice_key.read(sitebuild.PROJECT / "lessons" / slug / "fixture.yaml")
-    fixture, trace = generator.variant(spec, base, 17, "variant.yaml")
-    answer = generator.answers(spec, trace)[0]
-    page = reader.open(f"lessons/{slug}/?variant=17")
-    expect(practice(page)).to_have_attribute("data-variant", "17")
-    assert shown_fixture(page) == fixture
-    practice_submit(page, repr(answer))
-    expect(practice_result(page)).to_contain_text("Within")
-    practice_submit(page, repr(answer + 1))
-    expect(practice_result(page)).to_contain_text("Not within")
+
+def off_by(answer):
+    """An answer off by the larger of 0.05 and 10%: wrong for every tolerance the book uses."""
+    return answer + max(0.05, 0.1 * abs(answer))
+
+
+@pytest.mark.parametrize("slug", WITH_PRACTICE)
+def test_practice_on_a_real_lesson_grades_three_sets(reader, slug):
+    """Sets 0, 1 and the last: the right answer is accepted, one off by max(0.05, 10%) is not,
+    and a weight's answer of −0.5 is refused with the reason."""
+    practice_of = lessons.load(sitebuild.PROJECT / "lessons" / slug).practice
+    last = practice_of.spec.variants
+    page = reader.open(f"lessons/{slug}/")
+    for number in (0, 1, last):
+        if number:
+            page.goto(f"{reader.base}lessons/{slug}/?variant={number}")
+            ready(page)
+        expect(practice(page)).to_have_attribute("data-variant", str(number))
+        assert shown_fixture(page) == practice_of.variants[number].fixture
+        for i, check in enumerate(practice_of.checks):
+            answer = shown_answer(page, i)
+            assert answer == practice_of.variants[number].answers[i]
+            practice_submit(page, repr(answer), i)
+            expect(practice_result(page, i)).to_contain_text("✓")
+            q, off = check.quantity, off_by(answer)
+            practice_submit(page, repr(off), i)
+            expect(practice_result(page, i)).not_to_contain_text("✓")
+            refused = (q.whole and not off.is_integer()) or (q.high is not None and off > q.high)
+            if refused:  # outside the quantity's range: refused with the reason, not counted
+                expect(practice_result(page, i)).to_have_text(f"Not counted: {q.why}.")
+            if q.low == 0 and q.high == 1:
+                practice_submit(page, "-0.5", i)
+                expect(practice_result(page, i)).to_have_text(f"Not counted: {q.why}.")
+            counted = "(1 attempt)" if refused else "(2 attempts)"
+            expect(practice_check(page, i).locator(".abh-attempts")).to_have_text(counted)
     assert not reader.errors, reader.errors
     assert not reader.foreign, reader.foreign
 

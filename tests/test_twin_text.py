@@ -3,7 +3,7 @@
 The build writes a lab's numbers with macros/render/numbers.py, through the widget helpers
 a lesson template calls (bound(), bars(), maps(): macros/context.py). After an edit the
 browser recomputes with the twin (docs/assets/js/engine.js) and rewrites every
-[data-bind] text with widgets.js's bindTexts and format.js. Here every drawn fixture of
+[data-bind] text with labs.js's bindTexts and format.js. Here every drawn fixture of
 tests/test_js_twin.py, and every lesson's, is drawn by the build's own helpers with every
 field a lab can bind; the bound elements found in that HTML (each with its data-bind,
 its data-group and the figure around it) go to node (tests/js/run_bind.mjs), where the

@@ -2,25 +2,30 @@
 
 Every widget is plain HTML that makes sense with JavaScript off (questions as a list,
 answers and hints in collapsible blocks, numbers and figures already computed).
-docs/assets/js/widgets.js enhances it in the reader's browser. The answers are the
-build-time engine's numbers, written into data attributes here, so nothing drifts.
+docs/assets/js/page.js and the modules it loads (checks.js, predict.js, takeaway.js,
+labs.js, practice.js) enhance it in the reader's browser. The answers are the build-time
+engine's numbers, written into data attributes here, so nothing drifts.
 
-The contract with widgets.js (classes and data attributes):
+The contract with the page's script (classes and data attributes):
 
 - ``script.abh-lesson`` (type application/json): {slug, title, decimals, fixture,
   requires, optional}; one per lesson page, emitted with the lesson's facts line.
 - ``.abh-gate[data-gate][data-need][data-tolerance]`` holds ``li.abh-check[data-check]
   [data-answer]`` items, each with a ``.abh-label``. A typed answer x counts when
   |x − answer| ≤ tolerance: the boundary counts as right. ``data-with-prediction`` names a
-  prediction whose final choice the gate's status also reports. ``p.abh-status`` shows
-  what is met.
+  prediction whose final choice the gate's status also reports (and the gate needs right).
+  ``p.abh-status`` shows what is met.
 - ``.abh-predict[data-predict][data-correct]`` holds radio inputs (one per option, value
   from 1) and ``[data-predict-feedback]``, a folded block with ``li[data-option]`` feedback
   per option. The script hides the feedback until the reader locks a choice in, then shows
-  the chosen option's; a wrong choice may be chosen again. Elements with
+  the chosen option's and moves focus to it; a wrong choice may be chosen again (every
+  lock-in is kept, the last one counts), a right one is final. Elements with
   ``data-reveal-after="<prediction>"`` are hidden by the script until it is locked in.
 - ``.abh-hints[data-attempts-of="<gate>"]`` holds ``details.abh-hint[data-after="N"]``:
-  a hint opens after N evaluated attempts on that gate's checks, never by time.
+  a hint opens after N evaluated attempts on that gate's checks, or once the gate's numbers
+  have landed, never by time. A step marked ``data-solution`` is a worked solution: by the
+  book's one rule it opens after a right answer or after ``SOLUTION_AFTER`` (3) evaluated
+  attempts, never from the start.
 - ``li.abh-check[data-recall]`` marks a recall question: it asks again, on purpose, for a
   value the page has already shown (every other graded answer must be unseen before its
   question; macros/unseen.py enforces it at build time).
@@ -28,7 +33,8 @@ The contract with widgets.js (classes and data attributes):
   reader's first evaluated attempt on that gate; with the script off it simply shows.
 - ``.abh-why[data-why]`` holds a label; the script adds a one-line text box whose text is
   kept with the lesson's state (under ``whys``) and only ever shown back as text.
-- ``.abh-takeaway[data-takeaway]`` holds the default text the reader may edit and keep.
+- ``.abh-takeaway[data-takeaway]`` holds the book's takeaway. The script puts an empty box
+  before it for the reader's own and shows the book's once the reader saves theirs.
 - ``.abh-lab[data-lab]`` is a live widget: ``.abh-editor[data-field][data-initial]``
   tables become editable cells for that fixture field (a dotted path such as
   ``heads.0.W_Q``); on every edit the twin engine recomputes and updates, inside the lab
@@ -38,7 +44,7 @@ The contract with widgets.js (classes and data attributes):
   single numbers of one ``svg.abh-figure`` are one group, and single numbers sharing a
   ``data-group`` (a figure's table twin) are one group.
 
-State lives in localStorage under ``abh:<slug>``; see widgets.js.
+State lives in localStorage under ``abh:<slug>``; see docs/assets/js/state.js.
 """
 
 import html
@@ -48,6 +54,10 @@ import numpy as np
 
 from macros.errors import WidgetError
 from macros.render.numbers import format_masked, format_values
+
+# The book's one rule for worked solutions: they open after a right answer or after this many
+# evaluated attempts (docs/assets/js/checks.js SOLUTION_AFTER says the same).
+SOLUTION_AFTER = 3
 
 
 def _attrs(**values):
@@ -138,7 +148,7 @@ def takeaway(name, text):
 
 
 def editor(field, matrix, label, decimals):
-    """A matrix shown as a table; widgets.js turns its cells into inputs for ``field``."""
+    """A matrix shown as a table; labs.js turns its cells into inputs for ``field``."""
     matrix = np.atleast_2d(np.asarray(matrix, dtype=float))
     texts = format_values(matrix, decimals)
     width = matrix.shape[1]
@@ -175,15 +185,17 @@ def bound(path, values, decimals):
 
 def check(name, question, answer, tolerance, hints=(), solution="", recall=False):
     """One graded number in one call: the question, a hint ladder that opens one hint per
-    evaluated attempt, and the worked solution after the last hint. ``hints`` and
-    ``solution`` are Markdown (math included); the check's id is ``<name>-1``."""
+    evaluated attempt, and the worked solution, which opens after a right answer or after
+    ``SOLUTION_AFTER`` evaluated attempts. ``hints`` and ``solution`` are Markdown (math
+    included); the check's id is ``<name>-1``."""
     if not hints and not solution:
         raise WidgetError(f"check {name!r}: expected at least one hint or a solution, got neither")
-    steps = [(f"Hint {i}", hint) for i, hint in enumerate(hints, 1)]
-    steps += [("Worked solution", solution)] if solution else []
+    steps = [(after, f"Hint {after}", hint, "") for after, hint in enumerate(hints, 1)]
+    steps += [(SOLUTION_AFTER, "Worked solution", solution, " data-solution")] if solution else []
     details = "\n".join(
-        f'<details class="abh-hint" data-after="{after}" markdown>\n<summary>{title}</summary>\n\n{text}\n\n</details>'
-        for after, (title, text) in enumerate(steps, 1)
+        f'<details class="abh-hint" data-after="{after}"{mark} markdown>\n'
+        f"<summary>{title}</summary>\n\n{text}\n\n</details>"
+        for after, title, text, mark in steps
     )
     return (
         gate(name, [(question, answer)], 1, tolerance, recall=recall)

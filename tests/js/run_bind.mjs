@@ -1,11 +1,11 @@
 // run(cases): cases is an array of {fixture, places, elements}, each element a lab's bound
 // text as the build wrote it ({bind, group, figure}: its data-bind, its data-group or null,
 // and the index of the svg figure holding it or null). For each, the twin recomputes the
-// fixture (trace() plus headAverage(), as a lab does) and widgets.js's bindTexts groups and
+// fixture (trace() plus headAverage(), as a lab does) and labs.js's bindTexts groups and
 // formats the bound values. For each case comes back {trace, texts}: the twin's trace and
 // the lab's texts in element order. Used by tests/test_twin_text.py, through serve.mjs.
 import { headAverage, trace } from "../../docs/assets/js/engine.js";
-import { bindTexts } from "../../docs/assets/js/widgets.js";
+import { bindTexts } from "../../docs/assets/js/labs.js";
 
 export function run(cases) {
   return cases.map(({ fixture, places, elements }) => {

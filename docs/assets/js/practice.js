@@ -1,0 +1,234 @@
+/**
+ * Practice on new numbers. The markup and the data file are macros/render/practice.py's (its
+ * docstring is the contract): the page carries the exercise on the lesson's own numbers
+ * (variant 0); the other sets, computed at build time, are in a data file beside the page
+ * that sets `window.abhPractice[slug] = {count, variants: [{variant, fixture, answers,
+ * solutions, inputs}]}`. page.js imports this module only on a page that has a practice.
+ *
+ * - The data file loads on first use (New numbers, or an address with ?variant=N), through a
+ *   classic <script src>, not fetch(), so that a page opened from a folder on disk loads it too.
+ * - ?variant=N shows set N, 0 to data-count (0 is the lesson's own); anything else shows set 0
+ *   with a notice. New numbers goes to the next set and puts it in the address.
+ * - Showing a set sets data-variant and data-fixture, and each check's data-answer and worked
+ *   solution; the inputs are drawn again from the set's tables and notes, texts as the build
+ *   formatted them.
+ * - Grading is the lesson checks' (checks.js): the typed number read by parseNumber, within
+ *   data-tolerance is right (the boundary counts); an answer outside the quantity's range
+ *   (data-low, data-high, data-whole) is refused with the reason (data-why) and not counted.
+ * - A check's worked solution opens after a right answer or SOLUTION_AFTER evaluated attempts.
+ * - State: page.state.practice = {<variant>: [{value, attempts, right, landed}]}, one entry per
+ *   check; the lesson's reset empties it.
+ */
+
+import { gradedAnswer, opensAfter, SOLUTION_AFTER } from "./checks.js";
+import { lockable, make, newId } from "./dom.js";
+import { answerRecord, isObject } from "./state.js";
+
+/** {number, notice}: the set that `search` (location.search) asks for, among 0 … count. */
+export function variantFromAddress(search, count) {
+  let raw;
+  try {
+    raw = new URLSearchParams(search).get("variant");
+  } catch {
+    raw = "";
+  }
+  if (raw === null) return { number: 0, notice: "" };
+  if (/^\d{1,6}$/.test(raw) && Number(raw) <= count) return { number: Number(raw), notice: "" };
+  const asked = /^\d{1,6}$/.test(raw) ? `There is no set ${Number(raw)} of numbers here` : "The address does not name a set of numbers";
+  return {
+    number: 0,
+    notice: `${asked}: the sets go from 0 (the lesson's own) to ${count}. These are the lesson's own numbers.`,
+  };
+}
+
+/** The address of set `number` of this page, other parameters kept. */
+function addressOf(number) {
+  const url = new URL(location.href);
+  if (number === 0) url.searchParams.delete("variant");
+  else url.searchParams.set("variant", String(number));
+  return url.pathname + url.search + url.hash;
+}
+
+const loading = new Map(); // slug -> Promise of the lesson's sets
+
+/** The lesson's sets, loaded once by a classic script beside the page; rejects when it cannot be. */
+function loadSets(slug, source) {
+  const ready = () => (isObject(window.abhPractice?.[slug]) ? window.abhPractice[slug] : null);
+  if (ready()) return Promise.resolve(ready());
+  if (!loading.has(slug)) {
+    const promise = new Promise((resolve, reject) => {
+      const script = make("script", { src: new URL(source, document.baseURI).href });
+      script.addEventListener("load", () => (ready() ? resolve(ready()) : reject(new Error("no sets"))));
+      script.addEventListener("error", () => reject(new Error("not loaded")));
+      document.head.append(script);
+    });
+    // A failed load may be tried again later (the reader's connection may come back).
+    promise.catch(() => loading.delete(slug));
+    loading.set(slug, promise);
+  }
+  return loading.get(slug);
+}
+
+/** The inputs panel of a set: a table per matrix, a paragraph per note, texts as given. */
+function inputsPanel({ tables = [], notes = [] }) {
+  const figures = tables.map(([caption, rows]) =>
+    make(
+      "figure",
+      {},
+      make("figcaption", {}, caption),
+      make("table", { className: "abh-matrix" }, ...rows.map((row) => make("tr", {}, ...row.map((cell) => make("td", {}, cell))))),
+    ),
+  );
+  return [...figures, ...notes.map((note) => make("p", {}, note))];
+}
+
+/** One check of the practice: its answer form, range and worked solution. */
+function practiceCheck(item, index, page, current, onChange) {
+  const data = item.dataset;
+  const optional = (name) => (data[name] === undefined ? null : Number(data[name]));
+  const range = { low: optional("low"), high: optional("high"), whole: data.whole === "true", why: data.why ?? "" };
+  const label = item.querySelector(".abh-practice-label") ?? make("span", { className: "abh-practice-label" });
+  const stated = item.querySelector(".abh-practice-tolerance");
+  const store = {
+    get() {
+      const list = page.state.practice[current.number];
+      return answerRecord(Array.isArray(list) ? list[index] : null);
+    },
+    set(record) {
+      const list = Array.isArray(page.state.practice[current.number]) ? page.state.practice[current.number] : [];
+      list[index] = record;
+      page.state.practice[current.number] = list;
+    },
+  };
+  const check = gradedAnswer({
+    label,
+    inputId: newId("abh-practice-answer"),
+    store,
+    answer: () => Number(data.answer),
+    tolerance: () => Number(data.tolerance),
+    range: () => range,
+    onChange,
+  });
+  if (stated) {
+    stated.id = newId("abh-practice-tolerance");
+    check.input.setAttribute("aria-describedby", stated.id);
+  }
+
+  // The build's hidden solution becomes a folded one that opens by the book-wide rule.
+  const lines = item.querySelector(".abh-practice-solution ol") ?? make("ol");
+  const solution = make("details", { className: "abh-practice-solution" }, make("summary", {}, "Worked solution"), lines);
+  const step = lockable(solution, () => !check.landed() && check.attempts() < SOLUTION_AFTER);
+  item.replaceChildren(check.form, ...(stated ? [stated] : []), solution);
+
+  return {
+    ...check,
+    /** Shows this set's answer and solution lines. */
+    show(answer, solutionLines) {
+      data.answer = String(answer);
+      lines.replaceChildren(...solutionLines.map((line) => make("li", {}, line)));
+      solution.open = false;
+    },
+    render() {
+      check.render();
+      step.render(opensAfter(SOLUTION_AFTER, check.attempts(), true));
+    },
+  };
+}
+
+export function makePractice(element, page) {
+  const slug = element.dataset.practice;
+  const count = Number(element.dataset.count) || 0;
+  const source = element.dataset.source;
+  const items = [...element.querySelectorAll("li.abh-practice-check[data-path][data-answer]")];
+  const inputs = element.querySelector(".abh-practice-inputs") ?? make("div", { className: "abh-practice-inputs" });
+  // Set 0, as the build wrote it: the page's own numbers need no data file.
+  const own = {
+    variant: 0,
+    fixture: element.dataset.fixture,
+    answers: items.map((item) => Number(item.dataset.answer)),
+    solutions: items.map((item) => [...item.querySelectorAll(".abh-practice-solution li")].map((li) => li.textContent)),
+    panel: [...inputs.childNodes],
+  };
+  const current = { number: 0 };
+
+  const title = make("p", { className: "abh-practice-title", "aria-live": "polite" });
+  const newNumbers = make("button", { type: "button", className: "abh-button abh-new-numbers" }, "New numbers");
+  const ownNumbers = make("button", { type: "button", className: "abh-button abh-own-numbers" }, "The lesson's numbers");
+  const link = make("a", { className: "abh-practice-link" }, "Link to these numbers");
+  const notice = make("p", { className: "abh-practice-notice", role: "status", hidden: true });
+  element
+    .querySelector(".abh-practice-intro")
+    ?.replaceChildren(
+      `The same kind of question on other numbers: the lesson's own (set 0) and ${count} more sets. `,
+      "Each set has a number of its own, so a link to it shows the same numbers anywhere.",
+    );
+  inputs.before(title, make("div", { className: "abh-practice-actions" }, newNumbers, " ", ownNumbers, " ", link), notice);
+
+  const checks = items.map((item, index) => practiceCheck(item, index, page, current, (evaluated) => (evaluated ? page.refresh() : page.save())));
+
+  function say(text) {
+    notice.textContent = text;
+    notice.hidden = !text;
+  }
+
+  /** Shows a set: {variant, fixture (JSON text for set 0), answers, solutions, panel or inputs}. */
+  function show(set) {
+    current.number = set.variant;
+    element.dataset.variant = String(set.variant);
+    element.dataset.fixture = typeof set.fixture === "string" ? set.fixture : JSON.stringify(set.fixture);
+    inputs.replaceChildren(...(set.panel ?? inputsPanel(set.inputs ?? {})));
+    checks.forEach((check, i) => check.show(set.answers[i], set.solutions[i] ?? []));
+    title.textContent =
+      set.variant === 0 ? "The lesson's own numbers (set 0)." : `New numbers: set ${set.variant} of ${count}.`;
+    link.setAttribute("href", addressOf(set.variant));
+    ownNumbers.hidden = set.variant === 0;
+    newNumbers.hidden = count === 0;
+    checks.forEach((check) => check.restore());
+    page.refresh();
+  }
+
+  /** Set `number`, loading the data file first when it is not the lesson's own. */
+  async function go(number, message = "") {
+    say(message);
+    if (number === 0) return show(own);
+    try {
+      const sets = await loadSets(slug, source);
+      const set = sets.variants?.find((candidate) => candidate.variant === number);
+      if (!set) throw new Error(`no set ${number}`);
+      show(set);
+    } catch {
+      show(own);
+      say("The new numbers could not be loaded, so these are the lesson's own. Try New numbers again later.");
+    }
+  }
+
+  const moved = (number) => history.replaceState(history.state, "", addressOf(number));
+  // A click while the data file loads is ignored rather than the button disabled: disabling
+  // it would drop a keyboard reader's focus.
+  let busy = false;
+  newNumbers.addEventListener("click", async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      await go((current.number % count) + 1);
+      moved(current.number);
+    } finally {
+      busy = false;
+    }
+  });
+  ownNumbers.addEventListener("click", async () => {
+    await go(0);
+    moved(0);
+    newNumbers.focus(); // this button hides on the lesson's own numbers; focus must not drop with it
+  });
+
+  show(own);
+  const asked = variantFromAddress(location.search, count);
+  const started = go(asked.number, asked.notice);
+
+  return {
+    started,
+    restore: () => checks.forEach((check) => check.restore()),
+    render: () => checks.forEach((check) => check.render()),
+  };
+}
