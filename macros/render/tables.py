@@ -43,6 +43,8 @@ def step_table(head, row, places, plain=False):
             ", ".join(cells(head.scaled[row], visible, places, MASKED_SCORE)),
         ),
     ]
+    if head.bias is not None:  # ALiBi: the softmax starts from the scaled scores plus the bias
+        steps.append(("plus the bias −m(i − j)", ", ".join(cells(head.biased[row], visible, places, MASKED_SCORE))))
     if not plain:
         shift = format_values([head.shift[row]], places)[0]
         shifted = cells(head.shifted[row], visible, places, MASKED_SCORE)
