@@ -40,8 +40,10 @@ OVERFLOW_FIELDS = {"plain_exps", "plain_sums"}
 def _shown(value, places, name=""):
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, str):
+        return value
     if value is None:
-        return "overflow" if name in OVERFLOW_FIELDS else "masked"
+        return "overflow" if name in OVERFLOW_FIELDS else "−∞" if name == "running_max" else "masked"
     return format_values([value], places)[0]
 
 

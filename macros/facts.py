@@ -171,6 +171,7 @@ CASES = {
     "positions": "position encodings",
     "bias": "a bias added to the scores (ALiBi)",
     "additive": "additive scoring",
+    "block": "a transformer block around it (its heads read the normalised rows, not X)",
 }
 
 
@@ -192,6 +193,8 @@ def layer_cases(fixture):
         found.add("bias")
     if getattr(fixture, "additive", None) is not None:
         found.add("additive")
+    if getattr(fixture, "transformer", None) is not None:
+        found.add("block")
     return found
 
 

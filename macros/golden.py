@@ -36,11 +36,11 @@ UNRECORDED = {f.name for f in HEAD_FIELDS if f.kind == MASK} | {"shifted"}
 def layer(trace, places):
     """A layer's published values as the page formats them (a batch's layers each the same way)."""
     heads = [
-        {name: _formatted(value, places) for name, value in head.items() if name not in UNRECORDED}
+        {name: _nested(value, places) for name, value in head.items() if name not in UNRECORDED}
         for head in trace["heads"]
     ]
     rest = {
-        name: [layer(inner, places) for inner in value] if name == "batch" else _formatted(value, places)
+        name: [layer(inner, places) for inner in value] if name == "batch" else _nested(value, places)
         for name, value in trace.items()
         if name != "heads"
     }

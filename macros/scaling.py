@@ -1,12 +1,12 @@
 """One row's softmax, at a temperature, and the study of why scores are scaled, as a lesson
 names them: the weights of one masked row, the softmax of scores divided by T, and the
 variance of q·k by width (``macros.engine.scale_study`` computes; this module names and
-formats).
+formats), and one row's Jacobian, for the backward pass through the softmax.
 """
 
 import numpy as np
 
-from macros.engine import scale_study, steps
+from macros.engine import backward, scale_study, steps
 from macros.render.numbers import format_values
 
 
@@ -48,6 +48,7 @@ def names(places):
     return {
         "softmax_row": softmax_row,
         "softmax_parts": softmax_parts,
+        "softmax_jacobian": backward.softmax_jacobian,
         "variance_table": scale_study.variance_table,
         "variances_agree": variances_agree,
         "variance_rows": lambda table: variance_rows(table, places),

@@ -36,8 +36,9 @@ def twin_fields():
 def asks_for(level, name):
     """Whether a practice question can ask for an entry of the field, in a reader's words."""
     names = quantities.Names(queries=("a", "b"), keys=("a", "b"), n_heads=2)
+    inside = {"backward": "backward.d_X.0.0", "block": "block.output.0.0"}  # records: one of their entries
     try:
-        quantities.quantity(f"heads.0.{name}.0.0" if level == "head" else f"{name}.0.0", names)
+        quantities.quantity(f"heads.0.{name}.0.0" if level == "head" else inside.get(name, f"{name}.0.0"), names)
     except KeyError:
         return False
     return True
@@ -48,7 +49,7 @@ def handles(place, level, field: Field):
     if place == "browser":
         return field.name in twin_fields()[0 if level == "head" else 1]
     if place == "notebook":
-        return field.name in (checks.HEAD_CHECKED if level == "head" else checks.LAYER_CHECKED)
+        return field.name in (checks.HEAD_CHECKED if level == "head" else checks.LAYER_CHECKED | checks.RECORDS_CHECKED)
     if place == "partials":
         owner = "head" if level == "head" else "trace"
         return re.search(rf"\b{owner}\.{field.name}\b", PARTIALS.read_text(encoding="utf-8")) is not None

@@ -131,8 +131,8 @@ BAD = [
     pytest.param(
         GOOD.replace("causal: false", "casual: false"),
         "F:3: casual: expected one of the fields W_O, X, additive, alibi, block_size, causal, extends, heads,"
-        " key_length, kv_heads, params, positions, source, source_tokens, tokens, window,"
-        " got an unknown field (did you mean causal?)",
+        " key_length, kv_heads, params, positions, query_block_size, source, source_tokens, tokens, transformer,"
+        " upstream, window, got an unknown field (did you mean causal?)",
         id="unknown-key",
     ),
     pytest.param(

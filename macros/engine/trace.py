@@ -22,6 +22,9 @@ SCALAR = "scalar"  # one number
 MASKED = "masked"  # a matrix with null wherever the head's `visible` is false (or not finite)
 MASK = "mask"  # a matrix of true/false
 LAYERS = "layers"  # a list of whole layers (a padded batch: one per sequence)
+RECORD = "record"  # a step's own record (its to_dict() is its JSON form): the backward pass, the block
+RECORDS = "records"  # a list of such records: FlashAttention's tiles
+STRUCTURED = (MASK, LAYERS, RECORD, RECORDS)  # kinds the overflow guard does not read as numbers
 
 # Where a published field is shown or checked, besides the page itself:
 PLACES = {
@@ -70,6 +73,8 @@ POSITIONS = "the position-encoding lesson shows it in its own words"
 NOT_ASKED = "no question asks for it"
 ON_THE_WAY = "questions ask for the weight or reading it leads to"
 ALIBI = "the ALiBi lesson explains it in its own words; the shared steps refuse a biased layer"
+TILES = "the FlashAttention lesson shows its tiles in its own table; the shared steps refuse a tiled layer"
+OWN_LESSON = dict(optional=True, browser=NO_LAB, partials="its lesson shows it in its own words")
 # The optional steps of one lesson each, which that lesson shows in its own words and tables.
 ROTARY_STEP = dict(optional=True, browser=NO_LAB, notebook=ROTARY, partials=ROTARY, practice=ROTARY)
 POSITION_STEP = dict(optional=True, browser=NO_LAB, notebook=POSITIONS, partials=POSITIONS, practice=POSITIONS)
@@ -118,6 +123,17 @@ class HeadTrace:
         MATRIX, optional=True, browser=NO_LAB, partials=ALIBI, practice=NOT_ASKED
     )  # (n_q, n_k)
     biased: np.ndarray = published(MASKED, optional=True, browser=NO_LAB, partials=ALIBI)  # (n_q, n_k)
+    # FlashAttention (optional): the tiled forward pass's tiles, in the order they run, and the
+    # log-sum-exp it saves per query for the backward pass; its reading is ``output`` above.
+    logsumexp: np.ndarray = published(VECTOR, optional=True, browser=NO_LAB, partials=TILES)  # (n_q,)
+    tiles: tuple = published(
+        RECORDS,
+        optional=True,
+        browser=NO_LAB,
+        notebook="the notebook checks the log-sum-exp and the reading the tiles lead to",
+        partials=TILES,
+        practice="a question asks for the log-sum-exp the tiles lead to; the lesson's table names each tile",
+    )  # of engine.tiles.Tile
     # Rotary positions (optional): the head's own Q and K above are the rotated ones, since
     # they are what the scores multiply; these are the steps before and of the turn.
     Q_projected: np.ndarray = published(MATRIX, **ROTARY_STEP)  # (n_q, d_k)
@@ -158,6 +174,12 @@ class Trace:
         practice="a question names the sequence and asks its own layer's value",
     )
 
+    # The backward pass (optional): every gradient, given the gradient of the output (``upstream``).
+    backward: object = published(RECORD, **OWN_LESSON)  # engine.backward.Backward
+    # A transformer block around the layer (optional): its steps; the heads above read norm_1
+    # (pre-norm) or X (post-norm).
+    block: object = published(RECORD, **OWN_LESSON)  # engine.block.BlockTrace
+
     @property
     def n_heads(self):
         return len(self.heads)
@@ -177,7 +199,7 @@ LAYER_FIELDS = _declared(Trace)  # the layer's own fields, after "heads"
 
 def guarded(declared):
     """Names of the fields the overflow guard checks: those a publishable trace has finite."""
-    return tuple(f.name for f in declared if f.finite and f.kind not in (MASK, LAYERS))
+    return tuple(f.name for f in declared if f.finite and f.kind not in STRUCTURED)
 
 
 def _rows(array):
@@ -206,6 +228,10 @@ def _masked_rows(values, visible):
 def _json_form(value, kind, visible=None):
     if kind == LAYERS:
         return [to_dict(layer) for layer in value]
+    if kind == RECORD:
+        return value.to_dict()
+    if kind == RECORDS:
+        return [record.to_dict() for record in value]
     if kind == MASKED:
         return _masked_rows(value, visible)
     if kind == MASK:

@@ -6,7 +6,7 @@ not with its rounded text. Tolerances: rtol 1e-9 absorbs a different order of fl
 operations; atol 1e-12 lets an exact 0 (a hidden key's weight) meet a round-off 1e-17.
 """
 
-from macros.notebooks import literals
+from macros.notebooks import backward, block, literals
 from macros.notebooks.cells import code, markdown
 
 TOLERANCE = "rtol=1e-9, atol=1e-12"
@@ -23,8 +23,11 @@ HEAD_CHECKED = {
     "output": "reading",
     "bias": "bias",  # an ALiBi lesson's (macros/notebooks/scoring.py); absent elsewhere
     "biased": "biased",
+    "logsumexp": "logsumexp",  # a FlashAttention lesson's (macros/notebooks/tiles.py)
 }
 LAYER_CHECKED = {"concat": "concat", "output": "output"}
+# Records whose every value is checked: the backward pass and the transformer block.
+RECORDS_CHECKED = {"backward": backward.published, "block": lambda trace, layer: block.published(trace)}
 
 
 def published(lesson, layer):
@@ -37,6 +40,8 @@ def published(lesson, layer):
                 values[head.name(name)] = getattr(traced, field)
     for field, name in LAYER_CHECKED.items():
         values[name] = getattr(lesson.trace, field)
+    for values_of in RECORDS_CHECKED.values():
+        values |= values_of(lesson.trace, layer)
     return values
 
 

@@ -5,7 +5,7 @@ The order and the names are the lessons': project (or split), scores, scale, mas
 stable softmax (shift, exponentials, sum, divide), readings, concatenate, W_O.
 """
 
-from macros.notebooks import literals, scoring, sequence
+from macros.notebooks import backward, block, literals, scoring, sequence, tiles
 from macros.notebooks.cells import code, markdown
 
 
@@ -44,8 +44,9 @@ def numbers(lesson, layer):
             intro = "The input rows X, one per token, and the head's projections"
         if fixture.tokens:
             lines.append(f"tokens = {literals.labels(fixture.tokens)}")
-        lines.append(literals.assign("X", fixture.X, f"(n, d_model) = {fixture.X.shape}"))
-        shown = ["X"]
+        x = block.input_name(fixture)
+        lines.append(literals.assign(x, fixture.X, f"(n, d_model) = {fixture.X.shape}"))
+        shown = [x]
         for head, projections in zip(layer.heads, fixture.heads, strict=True):
             lines.append("")
             if layer.h > 1:
@@ -59,7 +60,13 @@ def numbers(lesson, layer):
         lines.append("")
         lines.append(literals.assign("W_O", fixture.W_O, f"(h · d_v, d_out) = {fixture.W_O.shape}"))
         shown.append("W_O")
-    for extra_lines, extra_shown in (sequence.input_lines(lesson, layer), scoring.input_lines(fixture, layer)):
+    extras = (
+        sequence.input_lines(lesson, layer),
+        scoring.input_lines(fixture, layer),
+        block.input_lines(fixture),
+        backward.input_lines(fixture),
+    )
+    for extra_lines, extra_shown in extras:
         lines += extra_lines
         shown += extra_shown
     if layer.masked and (layer.key_length is not None or layer.has_source):
@@ -210,7 +217,9 @@ def combine(layer):
 
 
 def computation(lesson, layer):
-    cells = [setup(lesson.decimals), *numbers(lesson, layer), *sequence.batch_note(layer)]
+    fixture = lesson.fixture
+    cells = [setup(lesson.decimals), *numbers(lesson, layer), *sequence.batch_note(layer), *block.before_layer(fixture)]
     for head in layer.heads:
         cells += head_steps(layer, head)
-    return cells + combine(layer)
+    cells += combine(layer) + tiles.computation(fixture, layer) + block.after_layer(fixture)
+    return cells + backward.computation(fixture, layer)

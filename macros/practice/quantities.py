@@ -80,6 +80,7 @@ def _head_words(field, h, q, rest, names):
         "weights": (f"the weight {query} gives {key}", WEIGHT),
         "output": (f"coordinate {(rest or 0) + 1} of the reading of {query}", {}),
         "shift": (f"the largest scaled score {query} sees (its softmax's shift)", {}),
+        "logsumexp": (f"the log-sum-exp of the scaled scores {query} sees, log Σ exp(score)", {}),
         "sums": (
             f"the sum of the exponentials of the shifted scores of {query}",
             dict(low=1.0, why="the sum includes exp(0) = 1, so it is at least 1"),
@@ -89,6 +90,42 @@ def _head_words(field, h, q, rest, names):
         raise KeyError(field)
     text, extra = words[field]
     return Quantity(names.head(h) + text, **extra)
+
+
+# A transformer block's steps (macros/engine/block.py), as a question names them.
+BLOCK_WORDS = {
+    "norm_1": "the first layer norm's output",
+    "attention": "the attention layer's output",
+    "residual_1": "the first residual sum (the input plus the attention's output)",
+    "norm_2": "the second layer norm's output",
+    "pre_activation": "the feed-forward layer's first product, plus its bias, before the activation",
+    "hidden": "the feed-forward layer's hidden row, after the activation",
+    "ffn": "the feed-forward layer's output",
+    "residual_2": "the second residual sum",
+    "output": "the block's output",
+}
+
+
+def _entry_of(matrix):
+    return lambda i, j, names: f"the entry in row {i + 1}, column {j + 1} of {matrix}"
+
+
+# The backward pass's gradients (macros/engine/backward.py): with respect to what, in words.
+GRADIENT_WORDS = {
+    "d_X": lambda i, j, names: f"coordinate {j + 1} of the input row of {names.query(i)}",
+    "d_concat": lambda i, j, names: f"coordinate {j + 1} of the concatenated readings of {names.query(i)}",
+    "d_W_O": _entry_of("W_O"),
+    "d_W_Q": _entry_of("W_Q"),
+    "d_W_K": _entry_of("W_K"),
+    "d_W_V": _entry_of("W_V"),
+    "d_output": lambda i, j, names: f"coordinate {j + 1} of the reading of {names.query(i)}",
+    "d_Q": lambda i, j, names: f"coordinate {j + 1} of the query of {names.query(i)}",
+    "d_K": lambda i, j, names: f"coordinate {j + 1} of the key of {names.key(i)}",
+    "d_V": lambda i, j, names: f"coordinate {j + 1} of the value of {names.key(i)}",
+    "d_weights": lambda i, j, names: f"the weight {names.query(i)} gives {names.key(j)}",
+    "d_scaled": lambda i, j, names: f"the scaled score {names.query(i)} gives {names.key(j)}",
+    "d_scores": lambda i, j, names: f"the raw score {names.query(i)} gives {names.key(j)}",
+}
 
 
 def quantity(path, names):
@@ -142,6 +179,14 @@ def quantity(path, names):
         case ["window", "pairs" | "causal_pairs" as field]:
             what = "under the sliding window" if field == "pairs" else "under the causal mask alone"
             return Quantity(f"the number of query–key pairs {what}", **COUNT)
+        case ["block", field, q, c] if field in BLOCK_WORDS:
+            return Quantity(f"coordinate {int(c) + 1} of {BLOCK_WORDS[field]}, for {names.query(int(q))}")
+        case ["backward", "heads", h, field, i, j] if field in GRADIENT_WORDS:
+            what = GRADIENT_WORDS[field](int(i), int(j), names)
+            return Quantity(f"{names.head(int(h))}the gradient of the loss with respect to {what}")
+        case ["backward", field, i, j] if field in GRADIENT_WORDS:
+            what = GRADIENT_WORDS[field](int(i), int(j), names)
+            return Quantity(f"the gradient of the loss with respect to {what}")
         case ["cost", i, field] if field.endswith(("_macs", "_numbers")):
             kind = "multiply-adds" if field.endswith("_macs") else "numbers held"
             part = field.rsplit("_", 1)[0].replace("_", " ")
@@ -249,6 +294,10 @@ def solution(path, data, places):
                 f"Running maximum {_num(block['m'][q], places)}; rescale factor {_num(block['rescale'][q], places)}; "
                 f"running sum {_num(block['l'][q], places)}.",
             ]
+        case ["block", field, q, c]:
+            return _block_solution(data["block"], field, int(q), int(c), places)
+        case ["backward", *rest]:
+            return [f"The computed gradient: {_num(_at(data, parts), places)}."] + _backward_note(rest)
         case ["decoding", "heads", h, "steps", t, "reading", c]:
             step = data["decoding"]["heads"][int(h)]["steps"][int(t)]
             return [
@@ -265,6 +314,38 @@ def solution(path, data, places):
                 f"Its reading: {_num(reading, places)}.",
             ]
     return [f"The computed value: {_num(_at(data, parts), places)}."]
+
+
+def _block_solution(block, field, q, c, places):
+    """The rows a block step is computed from, for one query."""
+    row = lambda name: _row(block[name][q], places)  # noqa: E731
+    order = block["order"]
+    into_ffn = "norm_2" if order == "pre" else "norm_1"
+    lines = {
+        "norm_1": [f"The row normalised: {row('norm_1')}."],
+        "attention": [f"The attention layer's output row: {row('attention')}."],
+        "residual_1": [f"The attention's output {row('attention')}, added to the block's input: {row('residual_1')}."],
+        "norm_2": [f"The row normalised: {row('norm_2')}."],
+        "pre_activation": [
+            f"The feed-forward layer reads {row(into_ffn)}: times W_1, plus b_1: {row('pre_activation')}."
+        ],
+        "hidden": [f"Before the activation {row('pre_activation')}; after it {row('hidden')}."],
+        "ffn": [f"The hidden row {row('hidden')}, times W_2, plus b_2: {row('ffn')}."],
+        "residual_2": [f"The feed-forward output {row('ffn')}, added to what it read past: {row('residual_2')}."],
+        "output": [f"The block's output row: {row('output')}."],
+    }[field]
+    return lines + [f"Its coordinate {c + 1}: {_num(block[field][q][c], places)}."]
+
+
+def _backward_note(rest):
+    """What the gradient comes from, in a line, for the gradients a lesson works by hand."""
+    field = rest[-3] if rest and rest[0] == "heads" else rest[0] if rest else ""
+    return {
+        "d_V": ["d_V = Aᵀ · d_Z: column j of the weights times the reading's gradient."],
+        "d_weights": ["d_A = d_Z · Vᵀ: the reading's gradient times each value row."],
+        "d_scaled": ["d_S = A ⊙ (d_A − rowsum(d_A ⊙ A)), row by row."],
+        "d_W_O": ["d_W_O = concatᵀ · d_Y."],
+    }.get(field, [])
 
 
 def _entry(value, c):

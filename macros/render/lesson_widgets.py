@@ -81,6 +81,11 @@ def lab(lesson, name, caller):
             f"lab({name!r}): the reader's browser computes plain attention, and this lesson's heads"
             " score with additive or alibi; show the step with the page's own numbers instead"
         )
+    if getattr(lesson.fixture, "transformer", None) is not None:
+        raise WidgetError(
+            f"lab({name!r}): the reader's browser computes the attention layer alone, and this lesson's"
+            " heads read a transformer block's normalised rows; show the step with the page's own numbers instead"
+        )
     return (
         f'<div class="abh-lab" data-lab="{name}" markdown>\n\n{caller()}\n\n'
         '<p class="abh-lab-message" aria-live="polite" hidden></p>\n</div>'

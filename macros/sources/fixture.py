@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from macros.errors import FixtureError
-from macros.sources import generation_keys, params, reads, scoring_keys, sequence_keys, yamlfile
+from macros.sources import generation_keys, params, reads, scoring_keys, sequence_keys, training_keys, yamlfile
 from macros.sources.forms import Fixture, GivenQKV, Projections, SelfAttention
 from macros.sources.found import closest_name, describe
 
@@ -24,6 +24,7 @@ SELF_FIELDS = (
     | sequence_keys.FIELDS
     | generation_keys.FIELDS
     | scoring_keys.FIELDS
+    | training_keys.FIELDS
 )
 DIRECT_FIELDS = {
     "Q",
@@ -213,7 +214,8 @@ def check_self_attention(check, data):
         key_labels=tokens,
         params=params.check_params(check, data),
     )
-    return sequence_keys.extend(check, data, scoring_keys.extend(check, data, plain))
+    layer = sequence_keys.extend(check, data, scoring_keys.extend(check, data, plain))
+    return training_keys.extend(check, data, layer)
 
 
 def check_head(check, head, path, d_model):

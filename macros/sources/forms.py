@@ -9,11 +9,12 @@ A template may still test ``fixture.X is none``: each form reads the other form'
 as absent rather than as an error.
 """
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from macros.engine import attention
+from macros.engine import attention, backward, block, tiles
 from macros.engine.scoring import Scoring
 
 
@@ -88,14 +89,42 @@ class SelfAttention(Fixture):
     X: np.ndarray = None  # (n, d_model)
     heads: tuple = ()  # of Projections
     generation: object = None  # generation_keys.GenerationKeys: kv_heads, window, block_size, params
+    upstream: np.ndarray | None = None  # (n, d_out): the output's gradient, for the backward pass
+    transformer: object = None  # engine.block.BlockSpec: a transformer block around the layer
 
     @property
     def n_heads(self):
         return len(self.heads)
 
+    @property
+    def projections(self):
+        return [(head.W_Q, head.W_K, head.W_V) for head in self.heads]
+
     def run(self):
-        projections = [(head.W_Q, head.W_K, head.W_V) for head in self.heads]
-        return attention.self_attention(self.X, projections, self.causal, self.W_O, self.scorings(len(projections)))
+        """The layer, inside its transformer block when the fixture has one, with its optional steps."""
+        if self.transformer is None:
+            return self.with_steps(self.attention())
+        layer, steps = block.transformer_block(self.X, self.attention_on, self.transformer)
+        return dataclasses.replace(layer, block=steps)
+
+    def attention(self):
+        """The attention layer on X: each form (and sequences.py) computes its own."""
+        return attention.self_attention(self.X, self.projections, self.causal, self.W_O, self.scorings(self.n_heads))
+
+    def attention_on(self, X):
+        """The same layer on other input rows (a block's normalised rows), with its optional steps."""
+        return self.with_steps(dataclasses.replace(self, X=X, transformer=None).attention())
+
+    def with_steps(self, trace):
+        """FlashAttention's tiles and the backward pass, where the fixture asks for them."""
+        generation = self.generation
+        if generation is not None and generation.query_block_size:
+            trace = tiles.with_tiles(trace, generation.query_block_size, generation.block_size)
+        if self.upstream is not None:
+            trace = dataclasses.replace(
+                trace, backward=backward.backward(self.X, self.projections, trace, self.upstream)
+            )
+        return trace
 
     def _plain_fields(self):
         plain = {
@@ -105,10 +134,14 @@ class SelfAttention(Fixture):
         }
         if self.tokens:
             plain["tokens"] = list(self.tokens)
-        for name in ("window", "block_size"):  # the settings of generation a recomputation needs
+        for name in ("window", "block_size", "query_block_size"):  # the settings a recomputation needs
             value = getattr(self.generation, name, None)
             if value is not None:
                 plain[name] = value
+        if self.upstream is not None:
+            plain["upstream"] = _rows(self.upstream)
+        if self.transformer is not None:
+            plain["transformer"] = block.spec_to_plain(self.transformer)
         return plain
 
 

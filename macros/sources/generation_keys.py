@@ -1,10 +1,13 @@
-"""The fixture keys for generation: ``kv_heads``, ``window``, ``block_size`` and ``params``.
+"""The fixture keys for generation: ``kv_heads``, ``window``, ``block_size``,
+``query_block_size`` and ``params``.
 
 Self-attention fixtures may carry them. ``kv_heads`` lists g shared (W_K, W_V) pairs, and
 each entry of ``heads`` then holds only W_Q; query head i reads key/value head
 i // (h / g), so g must divide h (g = 1 is multi-query). ``window`` is a sliding window
 on top of the causal mask; ``block_size`` reads the keys in blocks for the online
-softmax; ``params`` holds named numbers (see ``macros.sources.params``).
+softmax, and ``query_block_size`` with it tiles queries and keys as FlashAttention does (each
+head's trace then keeps its ``tiles`` and ``logsumexp``); ``params`` holds named numbers
+(see ``macros.sources.params``).
 
 The checks live here, apart from ``fixture.py``, which calls ``query_heads`` and
 ``check`` and otherwise knows nothing of these keys.
@@ -18,7 +21,7 @@ from macros.sources.forms import Projections
 from macros.sources.found import describe
 from macros.sources.params import check_params
 
-FIELDS = {"kv_heads", "window", "block_size", "params"}
+FIELDS = {"kv_heads", "window", "block_size", "query_block_size", "params"}
 KV_FIELDS = ("W_K", "W_V")
 
 
@@ -29,11 +32,12 @@ class GenerationKeys:
     kv_heads: int | None = None  # g, when the fixture shares key/value heads
     window: int | None = None
     block_size: int | None = None
+    query_block_size: int | None = None  # with block_size: FlashAttention's tiles
     params: dict = field(default_factory=dict)
 
     @property
     def any(self):
-        return bool(self.kv_heads or self.window or self.block_size or self.params)
+        return bool(self.kv_heads or self.window or self.block_size or self.query_block_size or self.params)
 
 
 def _whole(check, data, name, expected, low, high=None):
@@ -103,6 +107,17 @@ def check(check, data, n, causal):
     if "block_size" in data:
         expected = f"a whole number from 1 to the number of tokens ({n})"
         block_size = _whole(check, data, "block_size", expected, 1, n)
+    query_block_size = _query_block_size(check, data, n) if "query_block_size" in data else None
     params = check_params(check, data)
     kv_heads = len(data["kv_heads"]) if "kv_heads" in data else None
-    return GenerationKeys(kv_heads=kv_heads, window=window, block_size=block_size, params=params)
+    return GenerationKeys(kv_heads, window, block_size, query_block_size, params)
+
+
+def _query_block_size(check, data, n):
+    """FlashAttention's query blocks: they tile against the key blocks of ``block_size``."""
+    if "block_size" not in data:
+        check.fail("query_block_size", "block_size alongside it (the key blocks each tile reads)", "no block_size")
+    for other in ("alibi", "additive"):
+        if other in data:
+            check.fail("query_block_size", "plain dot-product scores (the tiles compute q·k/√d_k)", f"also {other}")
+    return _whole(check, data, "query_block_size", f"a whole number from 1 to the number of tokens ({n})", 1, n)

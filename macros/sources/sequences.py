@@ -37,8 +37,8 @@ class SequenceAttention(SelfAttention):
     def n_keys(self):
         return (self.X if self.source is None else self.source).shape[0]
 
-    def run(self):
-        projections = [(head.W_Q, head.W_K, head.W_V) for head in self.heads]
+    def attention(self):
+        projections = self.projections
         base = self.positions.get("base", 10000.0) if self.positions else 10000.0
         try:
             return sequence.sequence_attention(
