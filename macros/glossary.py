@@ -57,6 +57,8 @@ GLOSSARY = {
     "PE": (r"PE", "sinusoidal position encodings: one row per position, added to X before the projections"),
     "theta": (r"\theta_i", "rotary frequency of coordinate pair i: base^(−2i/d_k)"),
     "R": (r"R(\alpha)", "rotation of one coordinate pair by the angle α"),
+    "slope": (r"m", "ALiBi: a head's slope; the head subtracts m times the distance back from each score"),
+    "B": (r"B", "ALiBi: the bias a head adds to its scaled scores, b_ij = −m (i − j)"),
     "pair": (r"(x, y)", "rotary: one pair of coordinates, turned together as a point of the plane"),
     "t": (r"t", "while a model writes: the step, the position of the token just added (x_t, q_t, k_t, v_t)"),
     "K_cache": (r"K_{\text{cache}}", "the keys of every token so far, kept while a model writes; one row per token"),
@@ -92,7 +94,7 @@ SECTIONS = {
     "Scores, weights and readings": ["s", "scores", "scale", "S", "T", "e", "weights", "A", "output", "Z"],
     "Masks": ["mask", "masked", "-inf", "key_length"],
     "The layer's output": ["W_O", "Y", "y"],
-    "Sources and positions": ["source", "m", "PE", "theta", "R", "pair"],
+    "Sources and positions": ["source", "m", "PE", "theta", "R", "pair", "slope", "B"],
     "Generating text": ["t", "K_cache", "V_cache", "g", "m_max", "l", "acc", "w", "multiply-add"],
 }
 # Terms and abbreviations, each with the lesson that explains it.

@@ -65,13 +65,13 @@ class TestBuild:
     def test_a_shown_answer_fails_the_build_at_its_line(self, tmp_path):
         project = copy_project(tmp_path)
         src = project / "lessons" / self.SLUG / "lesson.md"
-        # Drop the recall mark from the question that asks again for a shown reading.
-        edit(src, "1, tolerance, recall=True) }}", "1, tolerance) }}")
-        line = 1 + src.read_text(encoding="utf-8").split('{{ gate("reading"')[0].count("\n")
+        # Make the check ask for head 1's reading at the last position, which the page shows.
+        edit(src, "(r + 1), dot(w, v), tolerance,", "(r + 1), h1.output[r][0], tolerance,")
+        line = 1 + src.read_text(encoding="utf-8").split('{{ check("values"')[0].count("\n")
         with pytest.raises(PageError) as caught:
             computed.book_over(project).render(f"lessons/{self.SLUG}/lesson.md", src)
         assert str(caught.value).startswith(
-            f"lessons/{self.SLUG}/lesson.md:{line}: the answer to check 'reading-1', 0.752, is already on the page"
+            f"lessons/{self.SLUG}/lesson.md:{line}: the answer to check 'values-1', 0.752, is already on the page"
         )
 
 

@@ -70,21 +70,26 @@ def bound(lesson, path):
     return widgets.bound(path, np.ravel(resolve(lesson.published, path)), lesson.decimals)
 
 
+def not_in_browser(fixture):
+    """Why the browser's twin cannot recompute this layer (what it would compute instead), or ''."""
+    if fixture.additive is not None or fixture.alibi is not None:
+        return "heads score with additive or alibi"
+    if getattr(fixture, "transformer", None) is not None:
+        return "heads read a transformer block's normalised rows"
+    return ""
+
+
 def lab(lesson, name, caller):
     """A block whose editors and bound numbers recompute together in the browser.
 
     The browser computes plain attention only: a lab on a lesson whose heads score another
     way would show the reader numbers unlike the page's, so the build refuses it.
     """
-    if lesson.fixture.additive is not None or lesson.fixture.alibi is not None:
+    reason = not_in_browser(lesson.fixture)
+    if reason:
         raise WidgetError(
-            f"lab({name!r}): the reader's browser computes plain attention, and this lesson's heads"
-            " score with additive or alibi; show the step with the page's own numbers instead"
-        )
-    if getattr(lesson.fixture, "transformer", None) is not None:
-        raise WidgetError(
-            f"lab({name!r}): the reader's browser computes the attention layer alone, and this lesson's"
-            " heads read a transformer block's normalised rows; show the step with the page's own numbers instead"
+            f"lab({name!r}): the reader's browser computes the plain attention layer, and this lesson's {reason};"
+            " show the step with the page's own numbers instead"
         )
     return (
         f'<div class="abh-lab" data-lab="{name}" markdown>\n\n{caller()}\n\n'
