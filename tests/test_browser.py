@@ -879,25 +879,26 @@ def test_practice_the_same_variant_gives_the_same_numbers_and_new_numbers_moves_
     expect(practice(page)).to_have_attribute("data-variant", "1")
     page.get_by_role("button", name="The lesson's numbers").click()
     expect(practice(page)).to_have_attribute("data-variant", "0")
-    assert "variant=" not in page.url
+    assert page.url.endswith("?variant=0")
     assert shown_fixture(page) == bench.plain_fixture == sets[0].fixture
+    # Without an address the page shows the set it was built with, set 1: new numbers.
     page.goto(reader.base + LESSON)
     ready(page)
-    expect(practice(page)).to_have_attribute("data-variant", "0")
-    assert [shown_answer(page, i) for i in range(2)] == list(sets[0].answers)
+    expect(practice(page)).to_have_attribute("data-variant", "1")
+    assert [shown_answer(page, i) for i in range(2)] == list(sets[1].answers)
     assert not reader.errors, reader.errors
 
 
 def test_practice_data_loads_on_first_use_by_a_script_element(reader):
     page = reader.open()
     data = [r for r in reader.requests if r.url.endswith(f"{LESSON}practice.js")]
-    assert data == []  # set 0 is on the page: nothing to load yet
+    assert data == []  # set 1 is on the page: nothing to load yet
     page.get_by_role("button", name="New numbers").click()
-    expect(practice(page)).to_have_attribute("data-variant", "1")
+    expect(practice(page)).to_have_attribute("data-variant", "2")
     data = [r for r in reader.requests if r.url.endswith(f"{LESSON}practice.js")]
     assert [r.resource_type for r in data] == ["script"]  # a classic script: it loads from disk too
     page.get_by_role("button", name="New numbers").click()
-    expect(practice(page)).to_have_attribute("data-variant", "2")
+    expect(practice(page)).to_have_attribute("data-variant", "3")
     assert len([r for r in reader.requests if r.url.endswith(f"{LESSON}practice.js")]) == 1
 
 
@@ -983,12 +984,11 @@ def test_practice_state_is_kept_per_variant_survives_a_reload_and_reset_clears_i
 
 def test_practice_a_set_outside_the_range_gives_a_notice(reader):
     page = reader.open(LESSON + "?variant=9")  # the bench ships sets 1 to 8
-    expect(practice(page)).to_have_attribute("data-variant", "0")
+    expect(practice(page)).to_have_attribute("data-variant", "1")
     notice = practice(page).locator(".abh-practice-notice")
     expect(notice).to_be_visible()
     expect(notice).to_have_text(
-        "There is no set 9 of numbers here: the sets go from 0 (the lesson's own) to 8. "
-        "These are the lesson's own numbers."
+        "There is no set 9 of numbers here: the sets go from 0 (the lesson's own) to 8. These are the numbers of set 1."
     )
     page.get_by_role("button", name="New numbers").click()
     expect(notice).to_be_hidden()
@@ -999,7 +999,7 @@ def test_practice_a_set_outside_the_range_gives_a_notice(reader):
 )
 def test_practice_a_hostile_variant_in_the_address_falls_back_with_a_notice(reader, value):
     page = reader.open(LESSON + "?variant=" + value)
-    expect(practice(page)).to_have_attribute("data-variant", "0")
+    expect(practice(page)).to_have_attribute("data-variant", "1")
     notice = practice(page).locator(".abh-practice-notice")
     expect(notice).to_be_visible()
     expect(notice).to_contain_text("the sets go from 0 (the lesson's own) to 8")
@@ -1038,13 +1038,13 @@ def off_by(answer):
 
 @pytest.mark.parametrize("slug", WITH_PRACTICE)
 def test_practice_on_a_real_lesson_grades_three_sets(reader, slug):
-    """Sets 0, 1 and the last: the right answer is accepted, one off by max(0.05, 10%) is not,
-    and a weight's answer of −0.5 is refused with the reason."""
+    """Sets 1 (the page's), 0 (the lesson's own) and the last: the right answer is accepted, one
+    off by max(0.05, 10%) is not, and a weight's answer of −0.5 is refused with the reason."""
     practice_of = lessons.load(sitebuild.PROJECT / "lessons" / slug).practice
     last = practice_of.spec.variants
-    page = reader.open(f"lessons/{slug}/")
-    for number in (0, 1, last):
-        if number:
+    page = reader.open(f"lessons/{slug}/")  # set 1, as the page was built
+    for number in (1, 0, last):
+        if number != 1:
             page.goto(f"{reader.base}lessons/{slug}/?variant={number}")
             ready(page)
         expect(practice(page)).to_have_attribute("data-variant", str(number))

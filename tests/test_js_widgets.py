@@ -48,13 +48,16 @@ ADDRESSES = [
     ("?variant=%3Cb%3E", 20, 0, "The address does not name a set of numbers"),
     ("?variant=", 20, 0, "The address does not name a set of numbers"),
 ]
+# A page built with set 1 shows it without an address, and falls back to it.
+FROM_SET_1 = [("", 20, 1, ""), ("?variant=0", 20, 0, ""), ("?variant=21", 20, 1, "There is no set 21")]
 
 
 @pytest.fixture(scope="module")
 def ran():
     payload = {
         "grades": [{"typed": t, "answer": a, "tolerance": tol, "range": r} for t, a, tol, r, _ in GRADES],
-        "addresses": [[search, count] for search, count, _, _ in ADDRESSES],
+        "addresses": [[search, count, 0] for search, count, _, _ in ADDRESSES]
+        + [[search, count, 1] for search, count, _, _ in FROM_SET_1],
     }
     return run_node("run_widgets.mjs", payload)
 
@@ -72,6 +75,15 @@ def test_an_address_names_a_set_within_the_range_or_gets_a_notice(ran, case):
     assert got["notice"].startswith(notice) and bool(got["notice"]) == bool(notice)
     if notice:
         assert got["notice"].endswith("These are the lesson's own numbers.")
+
+
+@pytest.mark.parametrize("case", range(len(FROM_SET_1)), ids=[a[0] or "none" for a in FROM_SET_1])
+def test_a_page_built_with_set_1_shows_it_by_default(ran, case):
+    _, _, number, notice = FROM_SET_1[case]
+    got = ran["addresses"][len(ADDRESSES) + case]
+    assert got["number"] == number and got["notice"].startswith(notice) and bool(got["notice"]) == bool(notice)
+    if notice:
+        assert got["notice"].endswith("These are the numbers of set 1.")
 
 
 def test_one_rule_for_worked_solutions_in_the_build_and_the_page(ran):

@@ -40,12 +40,13 @@ class Practice:
     variants: tuple  # of Variant: 0 (the lesson's own numbers), then 1..spec.variants
 
     def to_data(self):
-        """What the page loads on first use: every set of new numbers with its answers and solutions."""
+        """What the page loads on first use: every set (the lesson's own, 0, among them) with its
+        answers and solutions."""
         return {
             "count": self.spec.variants,
             "variants": [
                 {"variant": v.number, "fixture": v.fixture, "answers": list(v.answers), "solutions": list(v.solutions)}
-                for v in self.variants[1:]
+                for v in self.variants
             ],
         }
 

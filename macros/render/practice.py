@@ -1,15 +1,16 @@
 """The practice element of a lesson page, and the data file of its sets of new numbers.
 
-The page carries the exercise on the lesson's own numbers (variant 0): it reads with scripts
-off. Its sets of new numbers, computed at build time (macros/practice/build.py), are in a
-data file beside the page, ``practice.js``, which the page's script loads on first use (New
-numbers, or an address ending in ``?variant=N``). It is a script, not JSON, so that a page
+The page carries the exercise on set 1 of new numbers, so that no answer is one the lesson
+has shown: it reads with scripts off. Every set, computed at build time
+(macros/practice/build.py), the lesson's own numbers (set 0) among them, is in a data file
+beside the page, ``practice.js``, which the page's script loads on first use (New numbers,
+The lesson's numbers, or an address ending in ``?variant=N``). It is a script, not JSON, so that a page
 opened from a folder on disk, which may not fetch a file, can load it too.
 
 The contract, for the script, the tests and outside tools:
 
 - ``.abh-practice[data-practice][data-variant][data-count][data-fixture][data-decimals][data-source]``:
-  the lesson's slug, the variant shown (0), how many sets of new numbers there are, the shown
+  the lesson's slug, the variant shown (1), how many sets of new numbers there are, the shown
   variant's numbers (the fixture's JSON form), the lesson's decimals and the data file.
 - ``.abh-practice-inputs``: the numbers the questions are computed from, one table per matrix.
 - ``li.abh-practice-check[data-path][data-answer][data-tolerance]`` (and ``data-low``,
@@ -76,10 +77,56 @@ def inputs(fixture, places):
             f"Rotary positions, base {base:g}: the query and key at position p (counted from 0 here) turn each "
             "coordinate pair (1, 2), (3, 4), … by p·θ_i, θ_i = base^(−2i/d_k)."
         )
-    for name, value in fixture.get("params", {}).items():
-        shown = ", ".join(format_values(value if isinstance(value, list) else [value], places))
-        notes.append(f"{name} = {shown}")
+    tables += extra_tables(fixture, places)
+    notes += settings(fixture, places)
     return tables, notes
+
+
+def extra_tables(fixture, places):
+    """The matrices of the optional steps: additive scoring, a block, the output's gradient."""
+    tables = []
+    if "additive" in fixture:
+        additive = fixture["additive"]
+        tables += [(f"{name}, additive scoring", format_rows(additive[name], places)) for name in ("W_a", "U_a")]
+        tables.append(("v_a, additive scoring", format_rows([additive["v_a"]], places)))
+    block = fixture.get("transformer")
+    if block:
+        tables += [(f"{name}, the feed-forward layer", format_rows(block[name], places)) for name in ("W_1", "W_2")]
+        tables += [(f"{name}, its biases", format_rows([block[name]], places)) for name in ("b_1", "b_2")]
+    if "upstream" in fixture:
+        tables.append(("the gradient of the loss with respect to the output", format_rows(fixture["upstream"], places)))
+    return tables
+
+
+def slope_text(m):
+    """A slope as the ALiBi lesson writes it: 1/256 where it is one over a whole number."""
+    inverse = 1 / m if m else 0
+    if m and abs(inverse - round(inverse)) < 1e-9:
+        return f"1/{round(inverse)}"
+    return format_values([m], 6)[0]
+
+
+def settings(fixture, places):
+    """The settings that change what the layer computes, in words."""
+    notes = []
+    if "alibi" in fixture:
+        slopes = ", ".join(f"head {i + 1}: {slope_text(m)}" for i, m in enumerate(fixture["alibi"]))
+        notes.append(f"ALiBi slopes m ({slopes}): each head adds −m(i − j) to the scaled score of query i for key j.")
+    if "window" in fixture:
+        w = fixture["window"]
+        notes.append(f"A sliding window of {w}: the query at position i sees the keys at positions i − {w - 1} to i.")
+    if "query_block_size" in fixture:
+        notes.append(f"Tiles of {fixture['query_block_size']} queries by {fixture['block_size']} keys.")
+    elif "block_size" in fixture:
+        notes.append(f"The keys are read in blocks of {fixture['block_size']}.")
+    block = fixture.get("transformer")
+    if block:
+        order = "before each sublayer (pre-norm)" if block["order"] == "pre" else "after each residual sum (post-norm)"
+        notes.append(
+            f"A transformer block: layer norm {order}, ε = {format_values([block['eps']], 6)[0]}, "
+            f"activation {block['activation']}."
+        )
+    return notes
 
 
 def inputs_html(fixture, places):
@@ -116,18 +163,20 @@ def check_item(check, answer, solution):
 
 
 def element(lesson):
-    """The practice element for variant 0, or '' for a lesson without a practice block."""
+    """The practice element, or '' for a lesson without a practice block. It shows set 1, new
+    numbers, so that its answers are ones the lesson has not shown (set 0, the lesson's own, is
+    in the data file with the others)."""
     practice = lesson.practice
     if practice is None:
         return ""
-    own = practice.variants[0]
+    own = practice.variants[1] if len(practice.variants) > 1 else practice.variants[0]
     items = "\n".join(
         check_item(check, answer, solution)
         for check, answer, solution in zip(practice.checks, own.answers, own.solutions, strict=True)
     )
     attrs = _attrs(
         data_practice=lesson.slug,
-        data_variant=0,
+        data_variant=own.number,
         data_count=practice.spec.variants,
         data_fixture=json.dumps(own.fixture),
         data_decimals=lesson.decimals,
@@ -135,9 +184,8 @@ def element(lesson):
     )
     return (
         f'<div class="abh-practice" {attrs} data-search-exclude>\n'
-        '<p class="abh-practice-intro">The same kind of question on other numbers. These are the '
-        "lesson's own; with scripts on, <em>New numbers</em> gives another set, and the answers are checked "
-        "for you.</p>\n"
+        '<p class="abh-practice-intro">The same kind of question on new numbers. With scripts on, '
+        "<em>New numbers</em> gives another set, and the answers are checked for you.</p>\n"
         f"{inputs_html(own.fixture, lesson.decimals)}\n"
         f'<ol class="abh-practice-checks">\n{items}\n</ol>\n</div>'
     )

@@ -1,14 +1,15 @@
 /**
  * Practice on new numbers. The markup and the data file are macros/render/practice.py's (its
- * docstring is the contract): the page carries the exercise on the lesson's own numbers
- * (variant 0); the other sets, computed at build time, are in a data file beside the page
- * that sets `window.abhPractice[slug] = {count, variants: [{variant, fixture, answers,
- * solutions, inputs}]}`. page.js imports this module only on a page that has a practice.
+ * docstring is the contract): the page carries the exercise on set 1 of the new numbers, so
+ * that its answer is one the lesson has not shown; every set, computed at build time, the
+ * lesson's own numbers (set 0) among them, is in a data file beside the page that sets
+ * `window.abhPractice[slug] = {count, variants: [{variant, fixture, answers, solutions,
+ * inputs}]}`. page.js imports this module only on a page that has a practice.
  *
  * - The data file loads on first use (New numbers, or an address with ?variant=N), through a
  *   classic <script src>, not fetch(), so that a page opened from a folder on disk loads it too.
- * - ?variant=N shows set N, 0 to data-count (0 is the lesson's own); anything else shows set 0
- *   with a notice. New numbers goes to the next set and puts it in the address.
+ * - ?variant=N shows set N, 0 to data-count (0 is the lesson's own); anything else shows the
+ *   page's own set with a notice. New numbers goes to the next set and puts it in the address.
  * - Showing a set sets data-variant and data-fixture, and each check's data-answer and worked
  *   solution; the inputs are drawn again from the set's tables and notes, texts as the build
  *   formatted them.
@@ -24,27 +25,28 @@ import { gradedAnswer, opensAfter, SOLUTION_AFTER } from "./checks.js";
 import { lockable, make, newId } from "./dom.js";
 import { answerRecord, isObject } from "./state.js";
 
-/** {number, notice}: the set that `search` (location.search) asks for, among 0 … count. */
-export function variantFromAddress(search, count) {
+/**
+ * {number, notice}: the set that `search` (location.search) asks for, among 0 … count; without
+ * one, or with one that names no set, `first` (the set the page was built with).
+ */
+export function variantFromAddress(search, count, first = 0) {
   let raw;
   try {
     raw = new URLSearchParams(search).get("variant");
   } catch {
     raw = "";
   }
-  if (raw === null) return { number: 0, notice: "" };
+  if (raw === null) return { number: first, notice: "" };
   if (/^\d{1,6}$/.test(raw) && Number(raw) <= count) return { number: Number(raw), notice: "" };
   const asked = /^\d{1,6}$/.test(raw) ? `There is no set ${Number(raw)} of numbers here` : "The address does not name a set of numbers";
-  return {
-    number: 0,
-    notice: `${asked}: the sets go from 0 (the lesson's own) to ${count}. These are the lesson's own numbers.`,
-  };
+  const shown = first === 0 ? "These are the lesson's own numbers." : `These are the numbers of set ${first}.`;
+  return { number: first, notice: `${asked}: the sets go from 0 (the lesson's own) to ${count}. ${shown}` };
 }
 
-/** The address of set `number` of this page, other parameters kept. */
-function addressOf(number) {
+/** The address of set `number` of this page, other parameters kept (none for the page's first set). */
+function addressOf(number, first) {
   const url = new URL(location.href);
-  if (number === 0) url.searchParams.delete("variant");
+  if (number === first) url.searchParams.delete("variant");
   else url.searchParams.set("variant", String(number));
   return url.pathname + url.search + url.hash;
 }
@@ -141,9 +143,10 @@ export function makePractice(element, page) {
   const source = element.dataset.source;
   const items = [...element.querySelectorAll("li.abh-practice-check[data-path][data-answer]")];
   const inputs = element.querySelector(".abh-practice-inputs") ?? make("div", { className: "abh-practice-inputs" });
-  // Set 0, as the build wrote it: the page's own numbers need no data file.
-  const own = {
-    variant: 0,
+  // The set the build wrote into the page (set 1: new numbers, so that no answer is one the lesson
+  // showed); it needs no data file. The others, the lesson's own set 0 among them, are in it.
+  const first = {
+    variant: Number(element.dataset.variant) || 0,
     fixture: element.dataset.fixture,
     answers: items.map((item) => Number(item.dataset.answer)),
     solutions: items.map((item) => [...item.querySelectorAll(".abh-practice-solution li")].map((li) => li.textContent)),
@@ -159,7 +162,7 @@ export function makePractice(element, page) {
   element
     .querySelector(".abh-practice-intro")
     ?.replaceChildren(
-      `The same kind of question on other numbers: the lesson's own (set 0) and ${count} more sets. `,
+      `The same kind of question on new numbers: ${count} sets, and the lesson's own as set 0. `,
       "Each set has a number of its own, so a link to it shows the same numbers anywhere.",
     );
   inputs.before(title, make("div", { className: "abh-practice-actions" }, newNumbers, " ", ownNumbers, " ", link), notice);
@@ -180,29 +183,29 @@ export function makePractice(element, page) {
     checks.forEach((check, i) => check.show(set.answers[i], set.solutions[i] ?? []));
     title.textContent =
       set.variant === 0 ? "The lesson's own numbers (set 0)." : `New numbers: set ${set.variant} of ${count}.`;
-    link.setAttribute("href", addressOf(set.variant));
+    link.setAttribute("href", addressOf(set.variant, first.variant));
     ownNumbers.hidden = set.variant === 0;
     newNumbers.hidden = count === 0;
     checks.forEach((check) => check.restore());
     page.refresh();
   }
 
-  /** Set `number`, loading the data file first when it is not the lesson's own. */
+  /** Set `number`, loading the data file first when it is not the page's own set. */
   async function go(number, message = "") {
     say(message);
-    if (number === 0) return show(own);
+    if (number === first.variant) return show(first);
     try {
       const sets = await loadSets(slug, source);
       const set = sets.variants?.find((candidate) => candidate.variant === number);
       if (!set) throw new Error(`no set ${number}`);
       show(set);
     } catch {
-      show(own);
-      say("The new numbers could not be loaded, so these are the lesson's own. Try New numbers again later.");
+      show(first);
+      say("Those numbers could not be loaded, so these are the page's own set. Try again later.");
     }
   }
 
-  const moved = (number) => history.replaceState(history.state, "", addressOf(number));
+  const moved = (number) => history.replaceState(history.state, "", addressOf(number, first.variant));
   // A click while the data file loads is ignored rather than the button disabled: disabling
   // it would drop a keyboard reader's focus.
   let busy = false;
@@ -222,8 +225,8 @@ export function makePractice(element, page) {
     newNumbers.focus(); // this button hides on the lesson's own numbers; focus must not drop with it
   });
 
-  show(own);
-  const asked = variantFromAddress(location.search, count);
+  show(first);
+  const asked = variantFromAddress(location.search, count, first.variant);
   const started = go(asked.number, asked.notice);
 
   return {
