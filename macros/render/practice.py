@@ -44,7 +44,16 @@ def _attrs(**values):
     )
 
 
-def inputs(fixture, places):
+# Questions whose answer is computed from the lesson's named numbers (params), not its matrices.
+FROM_PARAMS = ("cost", "decode_cost", "memory")
+
+
+def uses_params(practice):
+    """Whether any of the practice's questions is computed from the lesson's params."""
+    return any(str(check.path).split(".")[0] in FROM_PARAMS for check in practice.checks)
+
+
+def inputs(fixture, places, with_params=False):
     """The numbers a question is computed from, as (caption, rows of texts) and (caption, text):
     every matrix of the layer, head by head, and the settings that change what it computes."""
     tables, heads = [], fixture.get("heads", [])
@@ -79,6 +88,9 @@ def inputs(fixture, places):
         )
     tables += extra_tables(fixture, places)
     notes += settings(fixture, places)
+    if with_params:
+        for name, value in fixture.get("params", {}).items():
+            notes.append(f"{name} = {', '.join(format_values(value if isinstance(value, list) else [value], places))}")
     return tables, notes
 
 
@@ -129,8 +141,8 @@ def settings(fixture, places):
     return notes
 
 
-def inputs_html(fixture, places):
-    tables, notes = inputs(fixture, places)
+def inputs_html(fixture, places, with_params=False):
+    tables, notes = inputs(fixture, places, with_params)
     figures = "".join(
         f'<figure><figcaption>{html.escape(caption)}</figcaption><table class="abh-matrix">'
         + "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
@@ -186,7 +198,7 @@ def element(lesson):
         f'<div class="abh-practice" {attrs} data-search-exclude>\n'
         '<p class="abh-practice-intro">The same kind of question on new numbers. With scripts on, '
         "<em>New numbers</em> gives another set, and the answers are checked for you.</p>\n"
-        f"{inputs_html(own.fixture, lesson.decimals)}\n"
+        f"{inputs_html(own.fixture, lesson.decimals, uses_params(practice))}\n"
         f'<ol class="abh-practice-checks">\n{items}\n</ol>\n</div>'
     )
 
@@ -203,7 +215,7 @@ def data_script(lesson):
     each with the tables and notes of its numbers as the page shows them."""
     data = lesson.practice.to_data()
     for variant in data["variants"]:
-        tables, notes = inputs(variant["fixture"], lesson.decimals)
+        tables, notes = inputs(variant["fixture"], lesson.decimals, uses_params(lesson.practice))
         variant["inputs"] = {"tables": [[caption, rows] for caption, rows in tables], "notes": notes}
     data = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
     slug = json.dumps(lesson.slug)
