@@ -37,7 +37,15 @@ SEED = 20261129
 N_RANDOM = 240
 TOL = 1e-9
 SEED_LESSON = ROOT / "lessons" / "two-heads-separate-projections" / "fixture.yaml"
-LESSON_FIXTURES = sorted(ROOT.glob("lessons/*/fixture.yaml"))
+
+
+def twin_computes(path):
+    """Whether the twin computes this lesson's layer. It scores by dot products only: no lab
+    recomputes additive scores or ALiBi's bias, and lab() refuses a lesson with either."""
+    return not {"additive", "alibi"} & fixture.merged_data(path).keys()
+
+
+LESSON_FIXTURES = [path for path in sorted(ROOT.glob("lessons/*/fixture.yaml")) if twin_computes(path)]
 
 
 # ---------------------------------------------------------------- generating fixtures
@@ -479,6 +487,11 @@ class TestLessonFixtures:
         assert differences(numpy_trace, twin_trace) == []
         # seed 000 publishes the last query's reading in head 2 as (-0.546, 0.926)
         assert twin_trace["heads"][1]["output"][2] == pytest.approx([-0.546, 0.926], abs=5e-4)
+
+    def test_a_lesson_scored_additively_is_left_to_numpy(self):
+        # The twin scores by dot products only; such a lesson has no lab, so nothing in the browser recomputes it.
+        assert not twin_computes(ROOT / "lessons" / "why-attention" / "fixture.yaml")
+        assert twin_computes(SEED_LESSON)
 
     @pytest.mark.parametrize("path", LESSON_FIXTURES, ids=lambda path: path.parent.name)
     def test_every_lesson_gives_the_same_trace(self, golden, path):
