@@ -33,6 +33,10 @@ GLOSSARY = {
     "V": (r"V", "values, X W_V: what each position hands over when read"),
     "scores": (r"Q K^\top", "raw scores: every query's dot product with every key"),
     "scale": (r"1/\sqrt{d_k}", "the scale applied to the scores before the softmax"),
+    "W_a": (r"W_a", "additive scoring: the query's side of its network, d_k × d_a"),
+    "U_a": (r"U_a", "additive scoring: the key's side of its network, d_k × d_a"),
+    "v_a": (r"v_a", "additive scoring: the d_a weights that make one score of v_a · tanh(q W_a + k U_a)"),
+    "d_a": (r"d_a", "additive scoring: the width its network maps queries and keys into"),
     "mask": (r"-\infty", "what the mask adds to the score of a hidden key; e^(−∞) = 0, so its weight is exactly 0"),
     "e": (r"e", "Euler's number, the base of the softmax's exponentials"),
     "weights": (r"a", "attention weights: the softmax of one query's scaled scores; a row sums to 1"),
@@ -92,6 +96,7 @@ SECTIONS = {
         "transpose",
     ],
     "Scores, weights and readings": ["s", "scores", "scale", "S", "T", "e", "weights", "A", "output", "Z"],
+    "Additive scoring": ["W_a", "U_a", "v_a", "d_a"],
     "Masks": ["mask", "masked", "-inf", "key_length"],
     "The layer's output": ["W_O", "Y", "y"],
     "Sources and positions": ["source", "m", "PE", "theta", "R", "pair", "slope", "B"],
@@ -99,6 +104,11 @@ SECTIONS = {
 }
 # Terms and abbreviations, each with the lesson that explains it.
 TERMS = [
+    (
+        "additive attention (Bahdanau attention)",
+        "keys scored by a small network, v_a · tanh(q W_a + k U_a), in place of dot products",
+        "why-attention",
+    ),
     (
         "multi-head attention",
         "several heads, each with its own projections, run side by side and concatenated",
@@ -164,7 +174,7 @@ def sym(name, head=None):
 # ---------------------------------------------------------------- symbols a page's math uses
 
 MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.S)
-SUBSCRIPTS = {"Q", "K", "V", "O", "k", "v", "model"}  # a subscript that is part of a symbol's name
+SUBSCRIPTS = {"Q", "K", "V", "O", "k", "v", "a", "model"}  # a subscript that is part of a symbol's name
 SYMBOL = re.compile(r"([A-Za-z])(?:_(\{[^{}]*\}|[A-Za-z0-9]))?")
 
 

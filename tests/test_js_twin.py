@@ -482,6 +482,11 @@ class TestLessonFixtures:
         # seed 000 publishes the last query's reading in head 2 as (-0.546, 0.926)
         assert twin_trace["heads"][1]["output"][2] == pytest.approx([-0.546, 0.926], abs=5e-4)
 
+    def test_a_lesson_scored_additively_is_left_to_numpy(self):
+        # The twin scores by dot products only; such a lesson has no lab, so nothing in the browser recomputes it.
+        assert not_in_browser(fixture.load(ROOT / "lessons" / "why-attention" / "fixture.yaml"))
+        assert not not_in_browser(fixture.load(SEED_LESSON))
+
     @pytest.mark.parametrize("path", LESSON_FIXTURES, ids=lambda path: path.parent.name)
     def test_every_lesson_gives_the_same_trace(self, golden, path):
         _, numpy_trace, twin_trace = golden.case(f"lesson:{path.parent.name}")

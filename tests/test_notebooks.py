@@ -121,6 +121,16 @@ class TestGenerated:
         imported = set(re.findall(r"^\s*(?:import|from) (\w+)", source, flags=re.MULTILINE))
         assert imported == {"numpy", "torch"}
 
+    def test_an_additive_lesson_compares_with_torch_through_scores_torch_computes(self):
+        # PyTorch has no additive attention: torch's own tanh makes the scores, which reach
+        # scaled_dot_product_attention as the float mask of queries of zeros.
+        source = torch_cell(parsed("why-attention")).source
+        assert "torch.tanh((tensor(q) @ tensor(W_a))" in source
+        assert (
+            "scaled_dot_product_attention(torch.zeros_like(tensor(q)), tensor(k), tensor(v), attn_mask=scores)"
+            in source
+        )
+
     @pytest.mark.parametrize("slug", SLUGS)
     def test_speaks_readers_words(self, slug):
         text = computed.notebook(slug).decode("utf-8")

@@ -145,6 +145,22 @@ class TestBuild:
         assert "practice.answer: expected a value a practice question can ask in a reader's words" in str(caught.value)
 
 
+class TestPanel:
+    def test_an_additive_layer_shows_its_scoring_network_and_says_how_it_scores(self):
+        """Every input the grader uses is on the panel: with additive scoring, W_a, U_a and v_a too."""
+        from macros.render import practice
+
+        eye = [[1.0, 0.0], [0.0, 1.0]]
+        fixture = {"Q": [[2.0, 0.0]], "K": eye, "V": eye, "additive": {"W_a": eye, "U_a": eye, "v_a": [1.0, -1.0]}}
+        tables, notes = practice.inputs(fixture, 3)
+        assert [caption for caption, _ in tables] == ["Q", "K", "V", "W_a", "U_a", "v_a"]
+        assert tables[-1][1] == [["1", "−1"]]
+        assert notes == [
+            "The scores are additive: score = v_a · tanh(q W_a + k U_a), not divided by √d_k, "
+            "so the scaled scores are the scores."
+        ]
+
+
 # ---------------------------------------------------------------- refusing bad blocks
 
 GOOD = {"draw": {"X": {"ints": [-2, 2]}}, "answer": "heads.0.weights.2.0"}

@@ -72,23 +72,9 @@ def against_page(lesson, layer):
     ]
 
 
-def additive_without_torch():
-    """PyTorch has no additive attention to compare with: the notebook says so."""
-    return [
-        markdown(
-            "## Compare with PyTorch",
-            "",
-            "PyTorch's attention functions score keys by dot products; this lesson scores them additively, "
-            "so there is nothing in PyTorch to compare with. The check above against the lesson page stands.",
-        )
-    ]
-
-
 def with_torch(layer):
     """Each head through scaled_dot_product_attention; the whole layer through
     nn.MultiheadAttention where the heads have its layout (see Layer.fused_width)."""
-    if layer.additive:
-        return additive_without_torch()
     per_head = ", ".join(
         f'"head {head.number}": ({head.name("Q")}, {head.name("K")}, {head.name("V")}, {head.name("reading")})'
         for head in layer.heads
@@ -114,18 +100,29 @@ def with_torch(layer):
         "        return torch.from_numpy(np.ascontiguousarray(a))  # float64 stays float64",
         "",
     ]
-    if layer.masked:
+    if layer.masked and not layer.additive:
         lines.append("    # scaled_dot_product_attention's boolean attn_mask is True where a query may see a key.")
     unpack, mask = (
         ("q, k, v, reading, added", ", attn_mask=tensor(added)") if layer.slopes else ("q, k, v, reading", mask)
     )
+    call = f"        got = torch.nn.functional.scaled_dot_product_attention(tensor(q), tensor(k), tensor(v){mask})"
+    if layer.additive:
+        call = additive_call(layer)
     lines += [
         f"    for name, ({unpack}) in {{{per_head}}}.items():",
-        f"        got = torch.nn.functional.scaled_dot_product_attention(tensor(q), tensor(k), tensor(v){mask})",
+        *call.split("\n"),
         f"        np.testing.assert_allclose(got.numpy(), reading, {TOLERANCE}, err_msg=name)",
         '        print(f"{name}: torch.nn.functional.scaled_dot_product_attention agrees.")',
     ]
     lines += multihead(layer)
+    if layer.additive:
+        said = (
+            "PyTorch has no additive attention function. If it is installed, this cell computes the additive "
+            "scores with torch's own tanh and products and hands them to "
+            "`torch.nn.functional.scaled_dot_product_attention`, which does the softmax and the weighted sum, "
+            "then compares the readings. Without PyTorch the cell says so and does nothing else."
+        )
+        return [markdown("## Compare with PyTorch", "", said), code(*lines)]
     return [
         markdown(
             "## Compare with PyTorch",
@@ -143,6 +140,28 @@ def with_torch(layer):
         ),
         code(*lines),
     ]
+
+
+def additive_call(layer):
+    """PyTorch has no additive attention function: torch computes the additive scores itself, and
+    scaled_dot_product_attention does the softmax and the weighting. It adds a float attn_mask to
+    q·k/√d_k, and queries of zeros make that 0, so its softmax sees the additive scores alone."""
+    added = " + tensor(added)" if layer.slopes else ""
+    hidden = "~tensor(visible)" if layer.masked and not layer.slopes else ""
+    lines = [
+        "        # No additive attention in PyTorch: the scores from torch's own tanh, then the softmax and the",
+        "        # weighting by scaled_dot_product_attention, given zero queries (q·k/√d_k = 0) and the scores",
+        "        # as its float attn_mask, which it adds to q·k/√d_k.",
+        "        scores = torch.tanh((tensor(q) @ tensor(W_a))[:, None, :] + (tensor(k) @ tensor(U_a))[None, :, :])"
+        f" @ tensor(v_a){added}",
+    ]
+    if hidden:
+        lines.append(f"        scores = scores.masked_fill({hidden}, float('-inf'))")
+    lines.append(
+        "        got = torch.nn.functional.scaled_dot_product_attention("
+        "torch.zeros_like(tensor(q)), tensor(k), tensor(v), attn_mask=scores)"
+    )
+    return "\n".join(lines)
 
 
 def multihead(layer):

@@ -64,9 +64,19 @@ def inputs(fixture, places, with_params=False):
     for i, head in enumerate(heads):
         for name in ("W_Q", "W_K", "W_V"):
             tables.append((f"{name} of head {i + 1}" if len(heads) > 1 else name, format_rows(head[name], places)))
+    additive = fixture.get("additive")
+    if additive:  # the scoring network is an input too: without it no score can be worked out
+        for name in ("W_a", "U_a"):
+            tables.append((name, format_rows(additive[name], places)))
+        tables.append(("v_a", format_rows([additive["v_a"]], places)))
     if "W_O" in fixture:
         tables.append(("W_O", format_rows(fixture["W_O"], places)))
     notes = []
+    if additive:
+        notes.append(
+            "The scores are additive: score = v_a · tanh(q W_a + k U_a), not divided by √d_k, "
+            "so the scaled scores are the scores."
+        )
     if fixture.get("causal"):
         notes.append("The mask is causal: position i sees positions 1 to i.")
     if "key_length" in fixture:
@@ -95,12 +105,8 @@ def inputs(fixture, places, with_params=False):
 
 
 def extra_tables(fixture, places):
-    """The matrices of the optional steps: additive scoring, a block, the output's gradient."""
+    """The matrices of the optional steps: a block, the output's gradient."""
     tables = []
-    if "additive" in fixture:
-        additive = fixture["additive"]
-        tables += [(f"{name}, additive scoring", format_rows(additive[name], places)) for name in ("W_a", "U_a")]
-        tables.append(("v_a, additive scoring", format_rows([additive["v_a"]], places)))
     block = fixture.get("transformer")
     if block:
         tables += [(f"{name}, the feed-forward layer", format_rows(block[name], places)) for name in ("W_1", "W_2")]
