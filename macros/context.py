@@ -10,7 +10,7 @@ module's ``names``, is registered as a whole, so the registry can say where a na
 import numpy as np
 
 from macros import claims, encodings, explain, facts, glossary, scaling, shown, whatif
-from macros.engine import fused, steps, variants
+from macros.engine import decode_cost, fused, steps, variants
 from macros.registry import Registry
 from macros.render import (
     arithmetic,
@@ -135,7 +135,8 @@ def comparisons():
 
 def layer_variants():
     """A computed layer read another way: head order, W_O's row blocks, the head average,
-    fused projections and batched heads as code runs them, and what the heads cost."""
+    fused projections and batched heads as code runs them, and what the heads and a generated
+    token cost."""
     return {
         "output_projection": steps.output_projection,
         "row_blocks": variants.row_blocks,
@@ -148,6 +149,8 @@ def layer_variants():
         "shape": tensors.shape,
         "head_cost_table": head_costs.table,
         "head_cost_rows": head_costs.rows,
+        # prefill, a decode step with the cache and one without, at a text of n tokens
+        "decode_cost": decode_cost.at_length,
     }
 
 

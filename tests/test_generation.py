@@ -65,6 +65,20 @@ class TestHandValues:
         assert lesson.generation.window_pairs == cost.causal_pairs(4) == 10  # 1 + 2 + 3 + 4
 
 
+class TestDecodeCost:
+    def test_a_row_per_length_when_the_sizes_and_bytes_are_given(self):
+        # d_model 4096 = 32 x 128, 2 bytes, n = 16: the step reads 4 * 4096^2 = 67108864
+        # weights and 2 * 16 * 4096 = 131072 cached numbers, one multiply-add each.
+        lesson = computed.lesson("decoding-cost")
+        rows = lesson.generation.decode_cost
+        assert [row.n for row in rows] == list(lesson.fixture.params["lengths"])
+        assert rows[0].step.macs == rows[0].step.numbers_read == 67108864 + 131072
+
+    def test_no_rows_without_bytes_per_number(self):
+        assert computed.lesson("attention-cost").generation.decode_cost == ()
+        assert computed.lesson("kv-cache").generation.decode_cost == ()
+
+
 def chapter_with(tmp_path, extra):
     folder = tmp_path / "lesson"
     folder.mkdir()

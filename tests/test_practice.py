@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from macros import lessons
+from macros.engine import decode_cost
 from macros.errors import FixtureError
 from macros.practice import build, draw, quantities, record, spec
 from macros.sources.fixture import merged_data, validate
@@ -115,6 +116,30 @@ class TestQuantities:
     def test_a_path_without_words_is_refused(self):
         with pytest.raises(KeyError):
             quantities.quantity("heads.0.plain_sums.0", self.NAMES)
+
+    def test_what_a_generated_token_costs_is_an_exact_count_in_words(self):
+        step = quantities.quantity("decode_cost.1.step.bytes_read", self.NAMES)
+        assert step.words == (
+            "in one layer, the bytes read (weights, keys and values) by one decode step with the cache, "
+            "when the text holds n tokens (n being entry 2 of lengths), the new one included"
+        )
+        assert (step.tolerance, step.whole) == (0.0, True)
+        assert quantities.quantity("decode_cost.0.prefill.macs", self.NAMES).words == (
+            "in one layer, the multiply-adds of the prefill of a prompt of n tokens (n being entry 1 of lengths)"
+        )
+        with pytest.raises(KeyError):
+            quantities.quantity("decode_cost.0.step.intensity", self.NAMES)  # a ratio, not a count
+
+    def test_a_decode_steps_worked_solution_adds_up_its_parts(self):
+        # d_model 4, 2 heads of width 2, 2 bytes, n = 4 (tests/test_engine_decode_cost.py by hand):
+        # projections 48, scores 16, weighting 16, W_O 16, 96 in all; 64 + 32 numbers, 192 bytes
+        data = {"decode_cost": [decode_cost.at_length(4, 4, 2, 2, 2).to_dict()]}
+        assert quantities.solution("decode_cost.0.step.macs", data, 3)[1] == (
+            "Projections 48, scores 16, weighting 16, W_O 16: 96 in all."
+        )
+        assert quantities.solution("decode_cost.0.step.bytes_read", data, 3)[1] == (
+            "Numbers read: 96, times 2 bytes: 192 bytes."
+        )
 
 
 class TestBuild:

@@ -2,19 +2,20 @@
 
 The layer's ``Trace`` (heads, concat, output) is the browser twin's contract; what is
 computed here (each decoding step's cache, the grouped and multi-query variants, the
-online softmax's blocks, the sliding window, the cost and memory tables) is read by the
+online softmax's blocks, the sliding window, the cost, decoding cost and memory tables) is read by the
 lesson pages and printed by the trace command, but no lab recomputes it, so it stays out
 of the twin's contract.
 """
 
 from dataclasses import dataclass
 
-from macros.engine import cost, decoding, groups, masks, online
+from macros.engine import cost, decode_cost, decoding, groups, masks, online
 from macros.engine.attention import self_attention
 from macros.engine.records import layer_record, rows
 
 MEMORY_PARAMS = ("layers", "n_heads", "d_k", "bytes_per_number", "lengths")
 COST_PARAMS = ("d_model", "n_heads", "d_k", "lengths")
+DECODE_COST_PARAMS = ("d_model", "n_heads", "d_k", "bytes_per_number", "lengths")
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,7 @@ class Generation:
     bytes_per_token: int = 0
     cost: tuple = ()  # LayerCost rows
     long_window_macs: tuple = ()  # score multiply-adds under params.long_window, per length
+    decode_cost: tuple = ()  # DecodeCost rows: prefill, a cached step, an uncached step, per length
 
     def to_dict(self):
         out = {}
@@ -87,6 +89,8 @@ class Generation:
             out["cost"] = [row.to_dict() for row in self.cost]
         if self.long_window_macs:
             out["long_window_macs"] = list(self.long_window_macs)
+        if self.decode_cost:
+            out["decode_cost"] = [row.to_dict() for row in self.decode_cost]
         return out
 
 
@@ -140,4 +144,7 @@ def generate(X, projections, causal, W_O, trace, kv_heads=None, window=None, blo
                 cost.window_score_macs(n, params["long_window"], params["n_heads"], params["d_k"])
                 for n in params["lengths"]
             )
+    if all(name in params for name in DECODE_COST_PARAMS):
+        sizes = [params[name] for name in DECODE_COST_PARAMS[:-1]]
+        parts["decode_cost"] = tuple(decode_cost.table(params["lengths"], *sizes))
     return Generation(**parts)

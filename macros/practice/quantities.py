@@ -39,6 +39,17 @@ class Quantity:
 
 
 WEIGHT = dict(low=0.0, high=1.0, why="a weight lies between 0 and 1")
+# What a pass through the layer (macros/engine/decode_cost.py) counts, as a question names it.
+PASS_FIELDS = {
+    "macs": "the multiply-adds of",
+    "projection_macs": "the multiply-adds of the projections (Q, K, V) in",
+    "score_macs": "the multiply-adds of the scores in",
+    "weighting_macs": "the multiply-adds of the weighting of the values in",
+    "output_macs": "the multiply-adds of the output projection W_O in",
+    "numbers_read": "the numbers read (weights, keys and values) by",
+    "bytes_read": "the bytes read (weights, keys and values) by",
+    "cache_bytes": "the bytes of keys and values read by",
+}
 COUNT = dict(tolerance=0.0, low=0.0, whole=True, why="a count is a whole number, 0 or more")
 
 
@@ -187,6 +198,15 @@ def quantity(path, names):
         case ["backward", field, i, j] if field in GRADIENT_WORDS:
             what = GRADIENT_WORDS[field](int(i), int(j), names)
             return Quantity(f"the gradient of the loss with respect to {what}")
+        case ["decode_cost", i, "prefill" | "step" | "uncached" as phase, field] if field in PASS_FIELDS:
+            n = f"n tokens (n being entry {int(i) + 1} of lengths)"
+            which = {
+                "prefill": f"the prefill of a prompt of {n}",
+                "step": f"one decode step with the cache, when the text holds {n}, the new one included",
+                "uncached": f"one decode step without the cache (the whole text through the layer again), when "
+                f"the text holds {n}, the new one included",
+            }[phase]
+            return Quantity(f"in one layer, {PASS_FIELDS[field]} {which}", **COUNT)
         case ["cost", i, field] if field.endswith(("_macs", "_numbers")):
             kind = "multiply-adds" if field.endswith("_macs") else "numbers held"
             part = field.rsplit("_", 1)[0].replace("_", " ")
@@ -305,6 +325,22 @@ def solution(path, data, places):
                 f"The weights: {_row(step['weights'], places)}.",
                 f"The reading: {_row(step['reading'], places)}.",
             ]
+        case ["decode_cost", i, phase, field]:
+            done = data["decode_cost"][int(i)][phase]
+            lines = [
+                f"The weights: {done['weight_numbers']} numbers; the keys and values: {done['cache_numbers']} numbers "
+                f"({done['keys']} of each, in every head).",
+                f"Numbers read: {done['numbers_read']}, times {done['bytes_per_number']} bytes: "
+                f"{done['bytes_read']} bytes.",
+            ]
+            if field.endswith("macs"):
+                lines = [
+                    f"{done['tokens']} row{'s' if done['tokens'] > 1 else ''} projected; the last query meets "
+                    f"{done['keys']} keys.",
+                    f"Projections {done['projection_macs']}, scores {done['score_macs']}, weighting "
+                    f"{done['weighting_macs']}, W_O {done['output_macs']}: {done['macs']} in all.",
+                ]
+            return lines
         case ["groups", g, "readings", h, q, *c]:
             variant = data["groups"][int(g)]
             shared = variant["kv_head_of"][int(h)] + 1

@@ -23,7 +23,7 @@ value holds exactly one of ``ints: [lo, hi]`` (whole numbers), ``tenths: [lo, hi
 
 ``answer`` is one path or a list: into the layer (``heads.0.weights.2.0``, ``output.1.0``,
 ``batch.1.heads.0.output.3.0``), the steps of generation (``online.heads.0.blocks.1.m.4``,
-``decoding.heads.0.steps.3.reading.0``, ``groups.1.readings.2.3.0``), or a layer with its
+``decoding.heads.0.steps.3.reading.0``, ``groups.1.readings.2.3.0``, ``decode_cost.0.step.macs``), or a layer with its
 heads swapped (``swapped.output.2.0``, ``swapped_with_blocks.output.2.0``). What each path
 is in a reader's words, its tolerance and its range come from macros.practice.quantities.
 """
