@@ -209,6 +209,12 @@ def static_project(path, computed_dir):
     return project_dir
 
 
+def lesson_slugs(project_dir):
+    """Every lesson the project's track lists."""
+    chapters = yaml.safe_load((project_dir / "lessons" / "track.yaml").read_text(encoding="utf-8"))["chapters"]
+    return [slug for chapter in chapters for slug in chapter["lessons"]]
+
+
 def page_cache_entries(project_dir):
     """Pages kept in .cache/pages (macros/pages/cache.py): one per page a build rendered."""
     folder = project_dir / ".cache" / "pages"
@@ -334,12 +340,17 @@ def without_cache(project_dir, variant, aside):
     return restore
 
 
-def measure(size, repeat, seed, workdir, without=()):
-    """Build the variants ``repeat`` times, rotating which goes first to spread any drift."""
-    computed_dir, _ = computed_project(workdir, size, seed)
-    static_dir = static_project(workdir, computed_dir)
+def measure(size, repeat, seed, workdir, without=(), reuse=False):
+    """Build the variants ``repeat`` times, rotating which goes first to spread any drift.
+
+    ``reuse``: the projects an earlier run left in ``workdir`` (``--keep``) are timed again."""
+    if reuse:
+        computed_dir, static_dir = workdir / "computed", workdir / "static"
+    else:
+        computed_dir, _ = computed_project(workdir, size, seed)
+        static_dir = static_project(workdir, computed_dir)
     site, aside = workdir / "site", workdir / "aside"
-    aside.mkdir()
+    aside.mkdir(exist_ok=True)
     # Untimed warm-up of each project (the first build also pays for a cold file cache), run
     # without -q so that a build with warnings is never timed. It also fills the caches.
     check_build(static_dir, site)
@@ -442,6 +453,9 @@ def parse_args(argv=None):
     parser.add_argument("--seed", type=int, default=0, help="seed for the lessons' numbers (default 0)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary projects and print where they are")
     parser.add_argument(
+        "--reuse", metavar="DIR", help="time again the projects a --keep run left in DIR (its one size)"
+    )
+    parser.add_argument(
         "--edits", type=int, default=3, help=f"rounds of serve edits timed at {TARGET_SIZE} lessons (0: none)"
     )
     parser.add_argument(
@@ -458,12 +472,14 @@ def parse_args(argv=None):
 def main(argv=None):
     args = parse_args(argv)
     results, extra = [], []
+    if args.reuse:
+        args.sizes = [len(lesson_slugs(Path(args.reuse) / "computed"))]
     for size in args.sizes:
-        workdir = Path(tempfile.mkdtemp(prefix=f"bench-build-{size}-"))
+        workdir = Path(args.reuse) if args.reuse else Path(tempfile.mkdtemp(prefix=f"bench-build-{size}-"))
         print(f"N={size}: building in {workdir} ...", flush=True)
         without = WITHOUT if size == TARGET_SIZE and not args.no_savings else ()
         try:
-            result = measure(size, args.repeat, args.seed, workdir, without)
+            result = measure(size, args.repeat, args.seed, workdir, without, reuse=bool(args.reuse))
             results.append(result)
             if without:
                 extra.append(savings_table(result, without))
@@ -472,7 +488,7 @@ def main(argv=None):
                 waits = serve_time.measure(workdir / "computed", args.edits, savings=not args.no_savings)
                 extra.append(serve_time.report(waits, size))
         finally:
-            if not args.keep:
+            if not (args.keep or args.reuse):
                 shutil.rmtree(workdir, ignore_errors=True)
     if not args.no_weight:
         print("Page weight: building the real site and loading each lesson in Chromium ...", flush=True)

@@ -19,7 +19,9 @@ the middle of the track, the order turning from round to round:
 Each wait runs from just before the file is written to the first response holding the new
 number, polled every 20 ms. It includes MkDocs' watcher noticing the edit (it polls the
 watched folders every 0.5 s, then waits for 0.1 s without another change), the rebuild
-(the served page is held back while a build runs), and the request.
+(the served page is held back while a build runs), and the request. Beside it, the CPU
+time the server process (``mkdocs serve``, with the KaTeX process it waited for) used in
+that time, which other work on a shared machine disturbs far less than the wait.
 
 Usage: .venv/bin/python bench/serve_time.py PROJECT [--rounds 3] [--no-savings]
 """
@@ -36,6 +38,7 @@ import urllib.request
 from pathlib import Path
 
 import numpy as np
+import psutil
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -100,6 +103,13 @@ class Server:
         env = {**os.environ, **ENV}
         self.process = subprocess.Popen(command, cwd=project, env=env, stdout=self.log, stderr=self.log)
 
+    def cpu(self):
+        """CPU seconds used so far by ``mkdocs serve`` (the supervisor's child) and the children
+        it waited for (each rebuild's KaTeX process)."""
+        server = psutil.Process(self.process.pid).children()[0]
+        times = server.cpu_times()
+        return times.user + times.system + times.children_user + times.children_system
+
     def url(self, page):
         return f"http://127.0.0.1:{self.port}/{page}"
 
@@ -141,7 +151,8 @@ class Edits:
         self.count = 0
 
     def fixture(self):
-        """Write new numbers into the target's fixture; seconds until the page shows them."""
+        """Write new numbers into the target's fixture; (seconds until the page shows them,
+        the server's CPU seconds meanwhile)."""
         page_now = fetch(self.url)
         for _ in range(200):
             data = synthetic.fixture_text(synthetic.draw_fixture(self.rng, self.base)).encode("utf-8")
@@ -155,25 +166,29 @@ class Edits:
                 break
         else:
             raise SystemExit(f"no new numbers for {self.target} keep its claims true")
-        start = time.monotonic()
-        (self.target / "fixture.yaml").write_bytes(data)
-        return wait_for(self.url, fresh[0], self.server.process) - start
+        return self.timed(lambda: (self.target / "fixture.yaml").write_bytes(data), fresh[0])
+
+    def timed(self, edit, expected):
+        cpu, start = self.server.cpu(), time.monotonic()
+        edit()
+        seconds = wait_for(self.url, expected, self.server.process) - start
+        return seconds, self.server.cpu() - cpu
 
     def template(self):
-        """Append a line printing a computed number; seconds until the page shows it."""
+        """Append a line printing a computed number; (seconds until the page shows it, CPU)."""
         self.count += 1
         k = self.count
         weight = lessons.load(self.target).trace.heads[0].weights[0][0]
         expected = f"{weight + k:.7f}"
         line = f'\n\nEdit {k}: {{{{ "%.7f" | format(trace.heads[0].weights[0][0] + {k}) }}}}\n'
         template = self.target / "lesson.md"
-        start = time.monotonic()
-        template.write_text(template.read_text(encoding="utf-8") + line, encoding="utf-8")
-        return wait_for(self.url, expected, self.server.process) - start
+        text = template.read_text(encoding="utf-8") + line
+        return self.timed(lambda: template.write_text(text, encoding="utf-8"), expected)
 
 
 def measure(project, rounds=3, savings=True, seed=0):
-    """{state: [seconds]}: fixture edits per state (ALL, then without each cache), template edits."""
+    """{kind: [(seconds, server CPU seconds)]}: fixture edits per state (ALL, then without
+    each cache), and template edits."""
     project = Path(project)
     folders = synthetic.synthetic_folders(project / "lessons")
     if not folders:
@@ -213,24 +228,32 @@ def spread(values):
     return f"{statistics.median(values):.2f} ({min(values):.2f}-{max(values):.2f})"
 
 
+def saving(with_it, without_it, index):
+    """1 - with/without, the median over rounds (edits are paired by round)."""
+    return 1 - statistics.median(a[index] / b[index] for a, b in zip(with_it, without_it, strict=True))
+
+
 def report(waits, size):
-    every = waits[ALL]
-    if not every:
+    if not waits[ALL]:
         return "Serve: no edit measured"
     lines = [
         f"Serve, {size} lessons: seconds from saving an edit to its new number on the served page",
-        "(median (min-max) of the edits, interleaved):",
+        "(median (min-max) of interleaved edits; server CPU s, median; saving = 1 - with/without,",
+        "median over rounds, wait / CPU):",
+        f"  {'edit':40s} {'wait s':>18}  {'CPU s':>5}  {'n':>2}  saving wait / CPU",
     ]
-    for kind, values in waits.items():
-        if not values:
+    for kind, runs in waits.items():
+        if not runs:
             continue
-        label = "fixture edit, every cache" if kind == ALL else kind
+        labels = {ALL: "fixture, every cache", TEMPLATE: "template, every cache"}
+        label = labels.get(kind, f"fixture, {kind} moved aside")
+        wait, cpu = spread([r[0] for r in runs]), statistics.median(r[1] for r in runs)
+        cells = f"  {label:40s} {wait:>18}  {cpu:5.2f}  {len(runs):>2}"
         if kind not in (ALL, TEMPLATE):
-            label = f"fixture edit, {kind} cache moved aside"
-            saving = 1 - statistics.median(a / b for a, b in zip(waits[ALL], values, strict=True))
-            label += f" (saving {saving:.0%}{'' if saving >= SAVING_TARGET else ', under 10%'})"
-        lines.append(f"  {label:60s} {spread(values)}  n={len(values)}")
-    median = statistics.median(every)
+            wall, cpu = saving(waits[ALL], runs, 0), saving(waits[ALL], runs, 1)
+            cells += f"  {wall:>5.0%} / {cpu:<5.0%}" + ("" if wall >= SAVING_TARGET else "  under 10%")
+        lines.append(cells)
+    median = statistics.median(r[0] for r in waits[ALL])
     holds = "HOLDS" if median <= TARGET_SECONDS else "DOES NOT HOLD"
     lines.append(f"Preview: {holds} (fixture edit median {median:.2f} s, target {TARGET_SECONDS} s)")
     return "\n".join(lines)
