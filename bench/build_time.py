@@ -355,6 +355,7 @@ def measure(size, repeat, seed, workdir, without=(), reuse=False):
     # without -q so that a build with warnings is never timed. It also fills the caches.
     check_build(static_dir, site)
     check_build(computed_dir, site)
+    size = len(lesson_slugs(computed_dir))  # the real lessons alone may be more than asked for
     result = Result(size, page_cache_entries(computed_dir))
     if result.cache_entries < size:
         sys.exit(f"{computed_dir}: {result.cache_entries} pages kept in .cache/pages for {size} lessons")
@@ -448,7 +449,7 @@ def verdict(results):
 
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="10,100,300", help="comma-separated lesson counts (default 10,100,300)")
+    parser.add_argument("--sizes", default="20,100,300", help="comma-separated lesson counts (default 20,100,300)")
     parser.add_argument("--repeat", type=int, default=3, help="timed rounds per size (default 3)")
     parser.add_argument("--seed", type=int, default=0, help="seed for the lessons' numbers (default 0)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary projects and print where they are")
