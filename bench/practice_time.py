@@ -2,9 +2,11 @@
 
 For lessons/tracing-two-heads (3 tokens, 2 heads, W_O) with a generator that draws X and
 both heads' W_Q under all three constraints, it times check_variants (parse, then draw,
-validate, trace and check variants 1..50 and read their answers) and cache_key, and
-counts how many draws the constraints rejected. Times are the median of --repeat runs
-in one process.
+validate, trace and check variants 1..50 and read their answers) and counts how many draws
+the constraints rejected. Times are the median of --repeat runs in one process.
+
+A build pays this once per lesson whose page is rendered; an unchanged page comes from
+.cache/pages, whose entry means its variants were checked before (macros/pages/cache.py).
 
 Usage: .venv/bin/python bench/practice_time.py [--count 50] [--repeat 7]
 """
@@ -59,10 +61,8 @@ def main():
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
     check_time = timed(lambda: check.check_variants(LESSON, PRACTICE, args.count), args.repeat)
-    key_time = timed(lambda: check.cache_key(LESSON, PRACTICE), args.repeat)
     print(f"{LESSON.parent.name}: {args.count} variants drawn and checked in {check_time * 1000:.1f} ms")
     print(f"  draws in all: {draws_needed(args.count)} ({args.count} accepted)")
-    print(f"  cache key: {key_time * 1000:.2f} ms (what an unchanged lesson costs)")
 
 
 if __name__ == "__main__":

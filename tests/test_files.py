@@ -31,3 +31,18 @@ def test_a_write_that_stops_leaves_the_old_file_and_no_other(tmp_path):
 def test_the_formula_cache_is_json_dumps_one_entry_at_a_time(results):
     whole = json.dumps(results, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
     assert b"".join(json_entries(results)) == whole
+
+
+def test_a_formula_cache_that_cannot_be_written_lets_the_build_go_on(tmp_path):
+    # A file where the cache's folder should be: the save gives up quietly (the next build
+    # typesets again), as the page cache does; before, the build stopped with a traceback.
+    from pathlib import Path
+
+    from macros.render.katex import KatexRenderer
+
+    (tmp_path / "katex").write_text("not a folder")
+    renderer = KatexRenderer(Path(__file__).resolve().parent.parent, cache=False)
+    renderer.path = tmp_path / "katex" / "formulas.json"
+    renderer.results["x"], renderer.unsaved = "<span>x</span>", 1
+    renderer.save()
+    assert (tmp_path / "katex").read_text() == "not a folder" and renderer.unsaved == 1

@@ -104,13 +104,19 @@ class AuthorUndefined(jinja2.StrictUndefined):
         super().__init__(hint, *args, **kwargs)
 
 
+SHARED_TEMPLATES = 20  # compiled templates kept: the partials, and the few pages rendered last
+
+
 def environment(root):
     """The environment for the book's pages, with templates named from ``root``; the caller
     gives it the names every template sees (``env.globals``)."""
     # Jinja's optimizer only folds constants, which lesson templates barely have; skipping
-    # it makes compiling a lesson about a sixth cheaper.
+    # it makes compiling a lesson about a sixth cheaper. Each page's template is rendered once
+    # a build, so the environment keeps only the few that every page imports (the partials):
+    # Jinja's default of 400 held every lesson's compiled template until the build's end.
     return jinja2.Environment(
         loader=PageLoader(root),
+        cache_size=SHARED_TEMPLATES,
         undefined=AuthorUndefined,
         optimized=False,
         autoescape=False,

@@ -230,10 +230,17 @@ class KatexRenderer:
         return MATH.sub(lambda m: _wrap(m, next(rendered)), page_html)
 
     def save(self):
-        """Write the cache if this session added to it (atomically: a reader never sees half)."""
+        """Write the cache if this session added to it (atomically: a reader never sees half).
+
+        A cache that cannot be written (a read-only folder, a file in its place) only costs the
+        next build the time it would have saved: the build goes on, as the page cache's does.
+        """
         if self.path is None or not self.unsaved:
             return
-        write_whole(self.path, json_entries(self.results))
+        try:
+            write_whole(self.path, json_entries(self.results))
+        except OSError:
+            return
         self.unsaved = 0
 
     def close(self):

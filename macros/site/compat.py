@@ -27,6 +27,7 @@ the index is the one a full build writes.
 """
 
 import contextlib
+import functools
 import html
 import json
 import os
@@ -39,8 +40,12 @@ TEX = re.compile(r"\\\((?P<inline>.*?)\\\)|\\\[(?P<display>.*?)\\\]", re.S)
 _plain = LatexNodes2Text(math_mode="text")
 
 
+@functools.cache
 def readable(tex):
-    """A formula's TeX (as the index holds it, HTML-escaped) as plain text, escaped again."""
+    """A formula's TeX (as the index holds it, HTML-escaped) as plain text, escaped again.
+
+    Kept per formula: a book repeats its formulas (a fifth of them are distinct), and
+    pylatexenc is most of the time an index takes."""
     text = _plain.latex_to_text(html.unescape(tex))
     return html.escape(" ".join(text.split()), quote=False)
 
@@ -78,10 +83,14 @@ def readable_index(site_dir, earlier=None, pages=()):
     data = read(site_dir)
     if data is None:
         return
-    for doc in data["docs"]:
+    fresh = data["docs"]
+    if earlier is not None:  # only the rebuilt pages' entries are new; the others are already plain
+        rebuilt = {url for url, was_rebuilt in pages if was_rebuilt}
+        fresh = [doc for doc in fresh if page_of(doc["location"]) in rebuilt]
+    for doc in fresh:
         doc["title"], doc["text"] = with_plain_math(doc["title"]), with_plain_math(doc["text"])
     if earlier is not None:
-        data["docs"] = merged(data["docs"], earlier["docs"], pages)
+        data["docs"] = merged(fresh, earlier["docs"], pages)
     index_file(site_dir).write_text(json.dumps(data, separators=(",", ":"), default=str), encoding="utf-8")
 
 

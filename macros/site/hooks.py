@@ -19,7 +19,7 @@ from mkdocs.plugins import event_priority, get_plugin_logger
 
 from macros import cache_age
 from macros.render import katex
-from macros.site import compat, math, plugin, searchable, serving, theme
+from macros.site import compat, math, plugin, searchable, serving
 from macros.site import files as site_files
 from macros.sources import track
 
@@ -60,9 +60,7 @@ def on_files(files, config):
 
 
 def on_env(env, config, files):
-    """Before MkDocs writes the site: every lesson's notebook and practice data made; the
-    theme's templates cached."""
-    theme.cache_compiled(env, root_of(config))
+    """Before MkDocs writes the site: every lesson's notebook and practice data made."""
     book = plugin.book_of(config)
     if book is not None:
         site_files.fill_made_files(files, book, lambda error: _stop_or_say(error))
