@@ -5,8 +5,7 @@
 - partial rebuilds under ``make serve`` (``macros.site.serving``);
 - math typeset at build time (``macros.site.math``);
 - the search index with readable math (``macros.site.compat``), and the tables and figures
-  of numbers left out of it (``macros.site.searchable``);
-- the theme's compiled templates kept between builds (``macros.site.theme``).
+  of numbers left out of it (``macros.site.searchable``).
 
 The book itself is made by the macros plugin (``macros.site.plugin``); MkDocs runs this file
 from the project folder (``python -m mkdocs``), where ``macros`` is importable.
