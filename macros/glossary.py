@@ -73,6 +73,17 @@ GLOSSARY = {
     "acc": (r"\mathit{acc}", "online softmax: the running reading, not yet divided by l"),
     "w": (r"w", "sliding window: how many keys, itself included, a token may see"),
     "multiply-add": (r"a \times b + c", "one multiply-add: a product added to a running total; costs count these"),
+    "LN": (r"\operatorname{LN}", "layer normalisation: each row minus its mean, divided by √(σ² + ε)"),
+    "mu": (r"\mu", "layer norm: the mean of one row's entries"),
+    "sigma2": (r"\sigma^2", "layer norm: the variance of one row's entries (dividing by d_model, not d_model − 1)"),
+    "eps": (r"\varepsilon", "layer norm: a small number added to the variance before the square root"),
+    "FFN": (r"\operatorname{FFN}", "the feed-forward layer, applied to each row alone: ReLU(x W_1 + b_1) W_2 + b_2"),
+    "d_ff": (r"d_{\text{ff}}", "width of the feed-forward layer's hidden row; models usually take 4 · d_model"),
+    "W_1": (r"W_1", "feed-forward layer: the first matrix, d_model × d_ff, which widens a row"),
+    "b_1": (r"b_1", "feed-forward layer: the bias added after W_1, d_ff numbers"),
+    "u": (r"u", "feed-forward layer: one row's x W_1 + b_1, before the activation (ReLU or GELU)"),
+    "W_2": (r"W_2", "feed-forward layer: the second matrix, d_ff × d_model, which narrows the row back"),
+    "b_2": (r"b_2", "feed-forward layer: the bias added after W_2, d_model numbers"),
 }
 
 
@@ -101,6 +112,7 @@ SECTIONS = {
     "The layer's output": ["W_O", "Y", "y"],
     "Sources and positions": ["source", "m", "PE", "theta", "R", "pair", "slope", "B"],
     "Generating text": ["t", "K_cache", "V_cache", "g", "m_max", "l", "acc", "w", "multiply-add"],
+    "The block and training": ["LN", "mu", "sigma2", "eps", "FFN", "d_ff", "W_1", "b_1", "u", "W_2", "b_2"],
 }
 # Terms and abbreviations, each with the lesson that explains it.
 TERMS = [
@@ -149,6 +161,18 @@ TERMS = [
         "online-softmax",
     ),
     ("sliding window", "each token sees only the last w tokens", "attention-cost"),
+    ("residual connection", "a part's output added to its input, rather than put in its place", "transformer-block"),
+    ("layer normalisation", "each row rescaled to mean 0 and variance 1", "transformer-block"),
+    (
+        "pre-norm, post-norm",
+        "a block normalising what each part reads (GPT-2), or each sum after the addition (the original paper)",
+        "transformer-block",
+    ),
+    (
+        "GELU",
+        "the smooth activation GPT-2 uses in place of ReLU, which lets small negative numbers through",
+        "transformer-block",
+    ),
 ]
 
 
@@ -174,7 +198,7 @@ def sym(name, head=None):
 # ---------------------------------------------------------------- symbols a page's math uses
 
 MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.S)
-SUBSCRIPTS = {"Q", "K", "V", "O", "k", "v", "a", "model"}  # a subscript that is part of a symbol's name
+SUBSCRIPTS = {"Q", "K", "V", "O", "k", "v", "a", "model", "ff"}  # a subscript that is part of a symbol's name
 SYMBOL = re.compile(r"([A-Za-z])(?:_(\{[^{}]*\}|[A-Za-z0-9]))?")
 
 

@@ -4,6 +4,7 @@ The notebooks are executed with nbclient in a kernel started from this interpret
 kernel spec written to a temporary folder), so they see the same numpy as the site build.
 """
 
+import dataclasses
 import functools
 import json
 import re
@@ -15,7 +16,7 @@ import pytest
 
 from macros import lessons
 from macros.errors import LessonError
-from macros.notebooks import extra, file_name
+from macros.notebooks import block, extra, file_name
 from macros.notebooks.build import notebook_bytes
 from macros.notebooks.checks import published
 from macros.notebooks.layer import describe
@@ -151,6 +152,14 @@ class TestGenerated:
         steps += ["# Stable softmax, sum", "# Stable softmax, divide", "# Readings"]
         order = [step for source in sources for step in steps + ["# Concatenate", "# W_O"] if source.startswith(step)]
         assert order == steps + steps + ["# Concatenate", "# W_O"]
+
+    @pytest.mark.parametrize("order", ["pre", "post"])
+    def test_every_cell_of_a_block_prints_what_it_computes(self, order):
+        # (test_prints_every_step runs the lessons; this holds for the order no lesson uses too)
+        fixture = load("transformer-block").fixture
+        fixture = dataclasses.replace(fixture, transformer=dataclasses.replace(fixture.transformer, order=order))
+        cells = [cell for cell in block.before_layer(fixture) + block.after_layer(fixture) if cell.kind == "code"]
+        assert cells and all("show(" in cell.source for cell in cells)
 
     def test_a_lesson_given_directly_splits_its_columns_into_heads(self):
         source = "\n".join(cell.source for cell in parsed("two-heads-of-dimension-one").cells)

@@ -113,6 +113,30 @@ class TestQuantities:
             == "the weight the query gives the key at position 2"
         )
 
+    def test_a_blocks_row_is_a_token_and_its_layer_norm_is_worked_step_by_step(self):
+        # by hand: x = [3, 1, 1, -1] has mean 1, deviations [2, 0, 0, -2], variance 8 / 4 = 2,
+        # and sqrt(2 + 1e-5) = 1.41422; pre-norm's record holds x only as residual_1 - attention
+        x, attention = np.array([3.0, 1.0, 1.0, -1.0]), np.array([0.1, 0.2, -0.3, 0.4])
+        normalised = (x - 1) / np.sqrt(2 + 1e-5)
+        block = {"order": "pre", "residual_1": [(x + attention).tolist()], "attention": [attention.tolist()]}
+        block["norm_1"] = [normalised.tolist()]
+        assert quantities.solution("block.norm_1.0.0", {"block": block}, 3) == [
+            "The block's input row: [3, 1, 1, −1].",
+            "Its mean: μ = 1. The deviations x − μ: [2, 0, 0, −2].",
+            "Their variance, the mean of their squares: σ² = 2.",
+            "Each deviation divided by √(σ² + ε) ≈ 1.414: [1.414, 0.000, 0.000, −1.414].",
+            "Its coordinate 1: 1.414.",
+        ]
+        post = {"order": "post", "residual_1": [[0.0] * 4], "residual_2": [x.tolist()], "norm_2": [normalised.tolist()]}
+        assert (
+            quantities.solution("block.norm_2.0.3", {"block": post}, 3)[0] == "The second residual sum: [3, 1, 1, −1]."
+        )
+        flat = {"order": "pre", "residual_1": [[1.0] * 4], "attention": [[0.0] * 4], "norm_1": [[0.0] * 4]}
+        assert "every deviation is 0" in quantities.solution("block.norm_1.0.0", {"block": flat}, 3)[2]
+        assert quantities.quantity("block.norm_1.2.1", self.NAMES).words == (
+            "coordinate 2 of the first layer norm's output, for the token at position 3 (“mouse”)"
+        )
+
     def test_a_path_without_words_is_refused(self):
         with pytest.raises(KeyError):
             quantities.quantity("heads.0.plain_sums.0", self.NAMES)

@@ -85,7 +85,7 @@ def before_layer(fixture):
             "show(norm_1=norm_1)",
         ]
     else:
-        norm += ["# Post-norm: the attention layer reads the block's input as it is.", "X = x"]
+        norm += ["# Post-norm: the attention layer reads the block's input as it is.", "X = x", "show(X=X)"]
     return [
         markdown("## Into the block", "", "The layer norm, the activation, and what the attention layer reads."),
         code(*norm),
@@ -99,25 +99,28 @@ def after_layer(fixture):
         return []
     ffn_input = "norm_2" if spec.order == "pre" else "norm_1"
     first = ["attention = output  # the attention layer's output", "residual_1 = x + attention  # (n, d_model)"]
-    if spec.order == "pre":
-        first += ["norm_2 = layer_norm(residual_1)"]
-    else:
-        first += ["norm_1 = layer_norm(residual_1)"]
+    norm = "norm_2" if spec.order == "pre" else "norm_1"
+    first += [f"{norm} = layer_norm(residual_1)", f"show(attention=attention, residual_1=residual_1, {norm}={norm})"]
     ffn = [
         f"pre_activation = {ffn_input} @ W_1 + b_1  # (n, d_model) @ (d_model, d_ff) -> (n, d_ff)",
         "hidden = activation(pre_activation)  # (n, d_ff)",
         "ffn = hidden @ W_2 + b_2  # (n, d_ff) @ (d_ff, d_model) -> (n, d_model)",
+        "show(pre_activation=pre_activation, hidden=hidden, ffn=ffn)",
     ]
     if spec.order == "pre":
-        last = ["residual_2 = residual_1 + ffn", "block_output = residual_2"]
+        last = ["residual_2 = residual_1 + ffn", "block_output = residual_2", "show(block_output=block_output)"]
     else:
-        last = ["residual_2 = norm_1 + ffn", "norm_2 = layer_norm(residual_2)", "block_output = norm_2"]
-    shown = "show(" + ", ".join(f"{name}={name}" for name in CHECKED.values()) + ")"
+        last = [
+            "residual_2 = norm_1 + ffn",
+            "norm_2 = layer_norm(residual_2)",
+            "block_output = norm_2",
+            "show(residual_2=residual_2, block_output=block_output)",
+        ]
     return [
         markdown("## The rest of the block", "", "The residual sums, the layer norms and the feed-forward layer."),
         code("# The first residual connection and its layer norm.", *first),
         code("# The feed-forward layer, row by row.", *ffn),
-        code("# The second residual connection: the block's output.", *last, shown),
+        code("# The second residual connection: the block's output.", *last),
     ]
 
 

@@ -191,7 +191,8 @@ def quantity(path, names):
             what = "under the sliding window" if field == "pairs" else "under the causal mask alone"
             return Quantity(f"the number of query–key pairs {what}", **COUNT)
         case ["block", field, q, c] if field in BLOCK_WORDS:
-            return Quantity(f"coordinate {int(c) + 1} of {BLOCK_WORDS[field]}, for {names.query(int(q))}")
+            token = names.position(int(q), names.queries, "token")  # a block's row is a token, not only a query
+            return Quantity(f"coordinate {int(c) + 1} of {BLOCK_WORDS[field]}, for {token}")
         case ["backward", "heads", h, field, i, j] if field in GRADIENT_WORDS:
             what = GRADIENT_WORDS[field](int(i), int(j), names)
             return Quantity(f"{names.head(int(h))}the gradient of the loss with respect to {what}")
@@ -353,15 +354,17 @@ def solution(path, data, places):
 
 
 def _block_solution(block, field, q, c, places):
-    """The rows a block step is computed from, for one query."""
+    """The rows a block step is computed from, for one token."""
     row = lambda name: _row(block[name][q], places)  # noqa: E731
     order = block["order"]
     into_ffn = "norm_2" if order == "pre" else "norm_1"
+    if field in ("norm_1", "norm_2"):
+        return _norm_solution(block, field, q, places) + [
+            f"Its coordinate {c + 1}: {_num(block[field][q][c], places)}."
+        ]
     lines = {
-        "norm_1": [f"The row normalised: {row('norm_1')}."],
         "attention": [f"The attention layer's output row: {row('attention')}."],
         "residual_1": [f"The attention's output {row('attention')}, added to the block's input: {row('residual_1')}."],
-        "norm_2": [f"The row normalised: {row('norm_2')}."],
         "pre_activation": [
             f"The feed-forward layer reads {row(into_ffn)}: times W_1, plus b_1: {row('pre_activation')}."
         ],
@@ -371,6 +374,32 @@ def _block_solution(block, field, q, c, places):
         "output": [f"The block's output row: {row('output')}."],
     }[field]
     return lines + [f"Its coordinate {c + 1}: {_num(block[field][q][c], places)}."]
+
+
+def _norm_solution(block, field, q, places):
+    """A layer norm worked for one row: the row it reads, its mean, deviations and variance, the
+    divisor √(σ² + ε) and the result. The row read is not in the block's record for pre-norm's
+    first norm (it is the input x = residual_1 − attention); the divisor is read off the result,
+    |x − μ| / |LN(x)|, since ε is not in the record either."""
+    pre, residual_1 = block["order"] == "pre", np.asarray(block["residual_1"][q], dtype=float)
+    read, what = residual_1, "The first residual sum (the input plus the attention's output)"
+    if field == "norm_1" and pre:
+        read, what = residual_1 - np.asarray(block["attention"][q], dtype=float), "The block's input row"
+    elif field == "norm_2" and not pre:
+        read, what = np.asarray(block["residual_2"][q], dtype=float), "The second residual sum"
+    read = np.round(read, 12)  # x + a − a: the input's whole numbers print whole
+    deviations, normalised = read - read.mean(), np.asarray(block[field][q], dtype=float)
+    lines = [
+        f"{what}: {_row(read, places)}.",
+        f"Its mean: μ = {_num(read.mean(), places)}. The deviations x − μ: {_row(deviations, places)}.",
+    ]
+    if not np.any(normalised):
+        return lines + ["Every entry equals the mean, so every deviation is 0, and so is every normalised entry."]
+    divisor = np.linalg.norm(deviations) / np.linalg.norm(normalised)
+    return lines + [
+        f"Their variance, the mean of their squares: σ² = {_num(deviations.var(), places)}.",
+        f"Each deviation divided by √(σ² + ε) ≈ {_num(divisor, places)}: {_row(normalised, places)}.",
+    ]
 
 
 def _backward_note(rest):
