@@ -56,6 +56,9 @@ def inputs(fixture, places):
             tables.append((f"{name} of head {i + 1}" if len(heads) > 1 else name, format_rows(head[name], places)))
     if "W_O" in fixture:
         tables.append(("W_O", format_rows(fixture["W_O"], places)))
+    if "upstream" in fixture:
+        caption = "the gradient of the loss with respect to the layer's output (upstream)"
+        tables.append((caption, format_rows(fixture["upstream"], places)))
     notes = []
     if fixture.get("causal"):
         notes.append("The mask is causal: position i sees positions 1 to i.")
