@@ -69,6 +69,12 @@ GLOSSARY = {
     "acc": (r"\mathit{acc}", "online softmax: the running reading, not yet divided by l"),
     "w": (r"w", "sliding window: how many keys, itself included, a token may see"),
     "multiply-add": (r"a \times b + c", "one multiply-add: a product added to a running total; costs count these"),
+    "loss": (r"L", "the loss: the one number training lowers; its gradients say how to change each projection"),
+    "d": (r"dW", "the gradient of the loss with respect to W, ∂L/∂W: a matrix of W's shape (dY, dA, dW_Q...)"),
+    "product": (r"P = MN", "a product of two matrices, as the rule for its gradients writes it: dM = dP Nᵀ, dN = Mᵀ dP"),
+    "J": (r"J", "one row's softmax Jacobian, diag(a) − aᵀa: how each weight of the row moves with each score"),
+    "odot": (r"\odot", "entry-by-entry product of two rows (or matrices) of the same shape"),
+    "eta": (r"\eta", "the learning rate: a gradient step moves each projection W to W − η dW"),
 }
 
 
@@ -96,6 +102,7 @@ SECTIONS = {
     "The layer's output": ["W_O", "Y", "y"],
     "Sources and positions": ["source", "m", "PE", "theta", "R", "pair", "slope", "B"],
     "Generating text": ["t", "K_cache", "V_cache", "g", "m_max", "l", "acc", "w", "multiply-add"],
+    "The block and training": ["loss", "d", "product", "J", "odot", "eta"],
 }
 # Terms and abbreviations, each with the lesson that explains it.
 TERMS = [
