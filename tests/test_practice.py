@@ -148,8 +148,8 @@ class TestBuild:
 class TestBackwardSolutions:
     """The worked solutions of the gradients a lesson works by hand. Hand values: two tokens, every
     score 0, so each query weighs its visible keys equally; V = [[1, 0], [0, 3]]; the loss is the
-    first coordinate of the second output row (no W_O), so d_z of query 2 is [1, 0], d_a = [1, 0]
-    (d_z times each value row), d_a · a = 1/2, and key 2's scaled score gets 1/2 (0 − 1/2) = −1/4."""
+    first coordinate of the second output row (no W_O), so dz of query 2 is [1, 0], da = [1, 0]
+    (dz times each value row), da · a = 1/2, and key 2's scaled score gets 1/2 (0 − 1/2) = −1/4."""
 
     PLAIN = {
         "X": [[1, 0], [0, 1]],
@@ -163,9 +163,9 @@ class TestBackwardSolutions:
     def test_the_scaled_scores_gradient_goes_through_the_softmax_row(self):
         assert self.lines("backward.heads.0.d_scaled.1.1") == [
             "The scaled scores of query 2: [0, 0]; their softmax, the weights: [0.500, 0.500].",
-            "Their gradient d_a, d_z · each value row: [1, 0].",
-            "d_a · a = 0.500.",
-            "Entry 2 of a ⊙ (d_a − d_a · a): 0.500 · (0 − 0.500) ≈ −0.250.",
+            "Their gradient da, dz · each value row: [1, 0].",
+            "da · a = 0.500.",
+            "Entry 2 of a ⊙ (da − da · a): 0.500 · (0 − 0.500) ≈ −0.250.",
         ]
 
     def test_the_raw_scores_gradient_adds_the_scale(self):
@@ -178,19 +178,18 @@ class TestBackwardSolutions:
 
     def test_the_weights_and_values_gradients_show_their_dot_products(self):
         assert self.lines("backward.heads.0.d_weights.1.0") == [
-            "The gradient of the reading of query 2, d_z (the upstream row times W_Oᵀ): [1, 0].",
+            "The gradient of the reading of query 2, dz (the upstream row times W_Oᵀ): [1, 0].",
             "The value row of key 1: [1, 0].",
-            "Their dot product, d_z · v: 1.",
+            "Their dot product, dz · v: 1.",
         ]
-        assert self.lines("backward.heads.0.d_V.0.0")[-1] == "Their dot product, column of Aᵀ times d_Z: 0.500."
+        values = self.lines("backward.heads.0.d_V.0.0")
+        assert values[-1] == "Their dot product, a row of Aᵀ times a column of dZ: 0.500."
 
     def test_the_panel_shows_the_upstream_gradient_the_answers_depend_on(self):
         from macros.render import practice
 
         tables, _ = practice.inputs({**self.PLAIN, "causal": False}, 3)
-        assert ("the gradient of the loss with respect to the layer's output (upstream)", [["0", "0"], ["1", "0"]]) in [
-            (caption, rows) for caption, rows in tables
-        ]
+        assert ("upstream, the loss's gradient dY", [["0", "0"], ["1", "0"]]) in tables
 
 
 # ---------------------------------------------------------------- refusing bad blocks

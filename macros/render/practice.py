@@ -57,8 +57,7 @@ def inputs(fixture, places):
     if "W_O" in fixture:
         tables.append(("W_O", format_rows(fixture["W_O"], places)))
     if "upstream" in fixture:
-        caption = "the gradient of the loss with respect to the layer's output (upstream)"
-        tables.append((caption, format_rows(fixture["upstream"], places)))
+        tables.append(("upstream, the loss's gradient dY", format_rows(fixture["upstream"], places)))
     notes = []
     if fixture.get("causal"):
         notes.append("The mask is causal: position i sees positions 1 to i.")
