@@ -71,7 +71,7 @@ GLOSSARY = {
     "multiply-add": (r"a \times b + c", "one multiply-add: a product added to a running total; costs count these"),
     "loss": (r"L", "the loss: the one number training lowers; its gradients say how to change each projection"),
     "d": (r"dW", "the gradient of the loss with respect to W, ∂L/∂W: a matrix of W's shape (dY, dA, dW_Q...)"),
-    "product": (r"P = MN", "a product of two matrices, as the rule for its gradients writes it: dM = dP Nᵀ, dN = Mᵀ dP"),
+    "product": (r"P = MN", "a product of two matrices; its gradients go back as dM = dP Nᵀ and dN = Mᵀ dP"),
     "J": (r"J", "one row's softmax Jacobian, diag(a) − aᵀa: how each weight of the row moves with each score"),
     "odot": (r"\odot", "entry-by-entry product of two rows (or matrices) of the same shape"),
     "eta": (r"\eta", "the learning rate: a gradient step moves each projection W to W − η dW"),
