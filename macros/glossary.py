@@ -84,6 +84,12 @@ GLOSSARY = {
     "u": (r"u", "feed-forward layer: one row's x W_1 + b_1, before the activation (ReLU or GELU)"),
     "W_2": (r"W_2", "feed-forward layer: the second matrix, d_ff × d_model, which narrows the row back"),
     "b_2": (r"b_2", "feed-forward layer: the bias added after W_2, d_model numbers"),
+    "loss": (r"L", "the loss: the one number training lowers; its gradients say how to change each projection"),
+    "d": (r"dW", "the gradient of the loss with respect to W, ∂L/∂W: a matrix of W's shape (dY, dA, dW_Q...)"),
+    "product": (r"P = MN", "a product of two matrices; its gradients go back as dM = dP Nᵀ and dN = Mᵀ dP"),
+    "J": (r"J", "one row's softmax Jacobian, diag(a) − aᵀa: how each weight of the row moves with each score"),
+    "odot": (r"\odot", "entry-by-entry product of two rows (or matrices) of the same shape"),
+    "eta": (r"\eta", "the learning rate: a gradient step moves each projection W to W − η dW"),
 }
 
 
@@ -112,7 +118,25 @@ SECTIONS = {
     "The layer's output": ["W_O", "Y", "y"],
     "Sources and positions": ["source", "m", "PE", "theta", "R", "pair", "slope", "B"],
     "Generating text": ["t", "K_cache", "V_cache", "g", "m_max", "l", "acc", "w", "multiply-add"],
-    "The block and training": ["LN", "mu", "sigma2", "eps", "FFN", "d_ff", "W_1", "b_1", "u", "W_2", "b_2"],
+    "The block and training": [
+        "LN",
+        "mu",
+        "sigma2",
+        "eps",
+        "FFN",
+        "d_ff",
+        "W_1",
+        "b_1",
+        "u",
+        "W_2",
+        "b_2",
+        "loss",
+        "d",
+        "product",
+        "J",
+        "odot",
+        "eta",
+    ],
 }
 # Terms and abbreviations, each with the lesson that explains it.
 TERMS = [

@@ -20,12 +20,15 @@ from macros.notebooks import block, extra, file_name
 from macros.notebooks.build import notebook_bytes
 from macros.notebooks.checks import published
 from macros.notebooks.layer import describe
+from macros.sources.fixture import merged_data
 from tests import computed
 from tests.computed import SLUGS
 from tests.sitebuild import build, edit
 
 KERNEL = "attention-by-hand-python"
 load = computed.lesson  # the session's shared lesson (tests/computed.py)
+# The lessons whose fixture gives `upstream`: their notebooks run the backward pass.
+WITH_GRADIENTS = [slug for slug in SLUGS if "upstream" in merged_data(lessons.LESSONS / slug / "fixture.yaml")]
 
 
 def read(data):
@@ -80,7 +83,13 @@ def page_check(nb):
 
 
 def torch_cell(nb):
-    return cell_with(nb, "import torch")
+    """The comparison of the readings with PyTorch (a lesson with gradients has a second cell
+    importing torch, for autograd: ``autograd_cell``)."""
+    return cell_with(nb, "Skipped the comparison with PyTorch")
+
+
+def autograd_cell(nb):
+    return cell_with(nb, "Skipped autograd")
 
 
 def text_output(cell):
@@ -307,6 +316,16 @@ class TestExecuted:
             assert "Skipped the comparison with PyTorch" in text_output(torch_cell(executed[slug]))
         else:
             pytest.skip("torch is installed")
+
+    @pytest.mark.parametrize("slug", WITH_GRADIENTS)
+    def test_every_gradient_agrees_with_finite_differences_and_autograd(self, slug, executed):
+        assert "Every gradient agrees with finite differences" in text_output(cell_with(executed[slug], "def loss("))
+        try:
+            import torch  # noqa: F401
+        except ImportError:
+            assert "Skipped autograd" in text_output(autograd_cell(executed[slug]))
+        else:
+            assert "PyTorch's autograd agrees with every gradient." in text_output(autograd_cell(executed[slug]))
 
     @pytest.mark.parametrize("slug", SLUGS)
     def test_torch_agrees_where_installed(self, slug, executed):

@@ -213,6 +213,53 @@ class TestPanel:
         ]
 
 
+class TestBackwardSolutions:
+    """The worked solutions of the gradients a lesson works by hand. Hand values: two tokens, every
+    score 0, so each query weighs its visible keys equally; V = [[1, 0], [0, 3]]; the loss is the
+    first coordinate of the second output row (no W_O), so dz of query 2 is [1, 0], da = [1, 0]
+    (dz times each value row), da · a = 1/2, and key 2's scaled score gets 1/2 (0 − 1/2) = −1/4."""
+
+    PLAIN = {
+        "X": [[1, 0], [0, 1]],
+        "heads": [{"W_Q": [[0, 0], [0, 0]], "W_K": [[1, 0], [0, 1]], "W_V": [[1, 0], [0, 3]]}],
+        "upstream": [[0, 0], [1, 0]],
+    }
+
+    def lines(self, path, causal=False):
+        return quantities.solution(path, record.computed({**self.PLAIN, "causal": causal}, "x.yaml").data, 3)
+
+    def test_the_scaled_scores_gradient_goes_through_the_softmax_row(self):
+        assert self.lines("backward.heads.0.d_scaled.1.1") == [
+            "The scaled scores of query 2: [0, 0]; their softmax, the weights: [0.500, 0.500].",
+            "Their gradient da, dz · each value row: [1, 0].",
+            "da · a = 0.500.",
+            "Entry 2 of a ⊙ (da − da · a): 0.500 · (0 − 0.500) ≈ −0.250.",
+        ]
+
+    def test_the_raw_scores_gradient_adds_the_scale(self):
+        assert self.lines("backward.heads.0.d_scores.1.1")[-1] == "Times 1/√d_k = 0.707: −0.177."
+
+    def test_a_hidden_key_is_said_to_get_exactly_zero(self):
+        assert self.lines("backward.heads.0.d_scaled.0.1", causal=True)[-1] == (
+            "Key 2 is hidden from query 1: its weight is exactly 0, so its gradient is 0."
+        )
+
+    def test_the_weights_and_values_gradients_show_their_dot_products(self):
+        assert self.lines("backward.heads.0.d_weights.1.0") == [
+            "The gradient of the reading of query 2, dz (the upstream row times W_Oᵀ): [1, 0].",
+            "The value row of key 1: [1, 0].",
+            "Their dot product, dz · v: 1.",
+        ]
+        values = self.lines("backward.heads.0.d_V.0.0")
+        assert values[-1] == "Their dot product, a row of Aᵀ times a column of dZ: 0.500."
+
+    def test_the_panel_shows_the_upstream_gradient_the_answers_depend_on(self):
+        from macros.render import practice
+
+        tables, _ = practice.inputs({**self.PLAIN, "causal": False}, 3)
+        assert ("upstream, the loss's gradient dY", [["0", "0"], ["1", "0"]]) in tables
+
+
 # ---------------------------------------------------------------- refusing bad blocks
 
 GOOD = {"draw": {"X": {"ints": [-2, 2]}}, "answer": "heads.0.weights.2.0"}

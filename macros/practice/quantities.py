@@ -317,6 +317,8 @@ def solution(path, data, places):
             ]
         case ["block", field, q, c]:
             return _block_solution(data["block"], field, int(q), int(c), places)
+        case ["backward", "heads", h, "d_weights" | "d_V" | "d_scaled" | "d_scores" as field, i, j]:
+            return _backward_solution(data, int(h), field, int(i), int(j), places)
         case ["backward", *rest]:
             return [f"The computed gradient: {_num(_at(data, parts), places)}."] + _backward_note(rest)
         case ["decoding", "heads", h, "steps", t, "reading", c]:
@@ -400,6 +402,48 @@ def _norm_solution(block, field, q, places):
         f"Their variance, the mean of their squares: σ² = {_num(deviations.var(), places)}.",
         f"Each deviation divided by √(σ² + ε) ≈ {_num(divisor, places)}: {_row(normalised, places)}.",
     ]
+
+
+def _backward_solution(data, h, field, i, j, places):
+    """The few values a head's gradient is worked from by hand: the weights' gradient from the
+    reading's gradient and a value row; the values' gradient from a column of weights; the
+    scaled (or raw) scores' gradient from one row through the softmax, a ⊙ (da − da · a)."""
+    head, grads = data["heads"][h], data["backward"]["heads"][h]
+    d_Z = grads["d_output"]
+    if field == "d_weights":
+        return [
+            f"The gradient of the reading of query {i + 1}, dz (the upstream row times W_Oᵀ): {_row(d_Z[i], places)}.",
+            f"The value row of key {j + 1}: {_row(head['V'][j], places)}.",
+            f"Their dot product, dz · v: {_num(grads['d_weights'][i][j], places)}.",
+        ]
+    if field == "d_V":
+        column = [row[i] for row in head["weights"]]
+        coordinate = [row[j] for row in d_Z]
+        return [
+            f"The weight each query gives key {i + 1} (column {i + 1} of the weights): {_row(column, places)}.",
+            f"Coordinate {j + 1} of each reading's gradient dz: {_row(coordinate, places)}.",
+            f"Their dot product, a row of Aᵀ times a column of dZ: {_num(grads['d_V'][i][j], places)}.",
+        ]
+    weights, d_a = head["weights"][i], grads["d_weights"][i]
+    scaled = [0.0 if x is None else x for x in head["scaled"][i]]
+    lines = [
+        f"The scaled scores of query {i + 1}: {_row(scaled, places, head['visible'][i])}; their softmax, "
+        f"the weights: {_row(weights, places)}.",
+        f"Their gradient da, dz · each value row: {_row(d_a, places)}.",
+    ]
+    if not head["visible"][i][j]:
+        lines.append(f"Key {j + 1} is hidden from query {i + 1}: its weight is exactly 0, so its gradient is 0.")
+    else:
+        inner = sum(w * d for w, d in zip(weights, d_a, strict=True))
+        a, d = _num(weights[j], places), _num(d_a[j], places)
+        lines.append(f"da · a = {_num(inner, places)}.")
+        lines.append(
+            f"Entry {j + 1} of a ⊙ (da − da · a): {a} · ({d} − {_factor(_num(inner, places))}) ≈ "
+            f"{_num(grads['d_scaled'][i][j], places)}."
+        )
+    if field == "d_scores":
+        lines.append(f"Times 1/√d_k = {_num(head['scale'], places)}: {_num(grads['d_scores'][i][j], places)}.")
+    return lines
 
 
 def _backward_note(rest):

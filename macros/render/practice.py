@@ -71,6 +71,8 @@ def inputs(fixture, places, with_params=False):
         tables.append(("v_a", format_rows([additive["v_a"]], places)))
     if "W_O" in fixture:
         tables.append(("W_O", format_rows(fixture["W_O"], places)))
+    if "upstream" in fixture:
+        tables.append(("upstream, the loss's gradient dY", format_rows(fixture["upstream"], places)))
     notes = []
     if additive:
         notes.append(
@@ -105,14 +107,12 @@ def inputs(fixture, places, with_params=False):
 
 
 def extra_tables(fixture, places):
-    """The matrices of the optional steps: a block, the output's gradient."""
+    """The matrices of a transformer block."""
     tables = []
     block = fixture.get("transformer")
     if block:
         tables += [(f"{name}, the feed-forward layer", format_rows(block[name], places)) for name in ("W_1", "W_2")]
         tables += [(f"{name}, its biases", format_rows([block[name]], places)) for name in ("b_1", "b_2")]
-    if "upstream" in fixture:
-        tables.append(("the gradient of the loss with respect to the output", format_rows(fixture["upstream"], places)))
     return tables
 
 
