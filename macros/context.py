@@ -128,6 +128,7 @@ def comparisons():
         "equal": claims.equal,
         "dot": lambda a, b: np.dot(np.asarray(a, float), np.asarray(b, float)),
         "exp": lambda v: np.exp(np.asarray(v, float)),
+        "log": lambda v: np.log(np.asarray(v, float)),  # natural: a log-sum-exp is m + log l
         "sum_and_difference": lambda a, b: np.concatenate([np.add(a, b), np.subtract(a, b)]),
         "visible_part": lambda values, visible: np.asarray(values)[np.asarray(visible, dtype=bool)],
     }

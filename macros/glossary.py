@@ -71,6 +71,9 @@ GLOSSARY = {
     "m_max": (r"m", "online softmax: the largest scaled score read so far"),
     "l": (r"l", "online softmax: the running sum of exponentials, measured against m"),
     "acc": (r"\mathit{acc}", "online softmax: the running reading, not yet divided by l"),
+    "b_q": (r"b_q", "FlashAttention: how many queries a tile holds, the size of a query block"),
+    "b_k": (r"b_k", "FlashAttention: how many keys a tile holds, the size of a key block"),
+    "lse": (r"\text{lse}_i", "log-sum-exp of row i, m + log l = log Σ_j e^(s_ij), which FlashAttention saves"),
     "w": (r"w", "sliding window: how many keys, itself included, a token may see"),
     "multiply-add": (r"a \times b + c", "one multiply-add: a product added to a running total; costs count these"),
     "LN": (r"\operatorname{LN}", "layer normalisation: each row minus its mean, divided by √(σ² + ε)"),
@@ -117,7 +120,7 @@ SECTIONS = {
     "Masks": ["mask", "masked", "-inf", "key_length"],
     "The layer's output": ["W_O", "Y", "y"],
     "Sources and positions": ["source", "m", "PE", "theta", "R", "pair", "slope", "B"],
-    "Generating text": ["t", "K_cache", "V_cache", "g", "m_max", "l", "acc", "w", "multiply-add"],
+    "Generating text": ["t", "K_cache", "V_cache", "g", "m_max", "l", "acc", "b_q", "b_k", "lse", "w", "multiply-add"],
     "The block and training": [
         "LN",
         "mu",
@@ -182,7 +185,12 @@ TERMS = [
     (
         "FlashAttention",
         "attention computed in tiles with the online softmax, never holding the whole score matrix",
-        "online-softmax",
+        "flash-attention-tiles",
+    ),
+    (
+        "log-sum-exp",
+        "log Σ e^s over a row's visible scores; FlashAttention saves it so that training can recompute each weight",
+        "flash-attention-tiles",
     ),
     ("sliding window", "each token sees only the last w tokens", "attention-cost"),
     ("residual connection", "a part's output added to its input, rather than put in its place", "transformer-block"),

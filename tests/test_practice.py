@@ -137,6 +137,22 @@ class TestQuantities:
             "coordinate 2 of the first layer norm's output, for the token at position 3 (“mouse”)"
         )
 
+    def test_a_log_sum_exp_solution_ends_with_m_plus_log_l(self):
+        # FlashAttention's saved value: the stable softmax's shift plus the log of its sum;
+        # hand values: scores [0, log 3] give exponentials [1/3, 1] around the shift log 3
+        # (1.099), sum 4/3 (1.333), and log-sum-exp log 4 (1.386)
+        head = {
+            "scaled": [[0.0, float(np.log(3))]],
+            "visible": [[True, True]],
+            "weights": [[0.25, 0.75]],
+            "shift": [float(np.log(3))],
+            "exps": [[1 / 3, 1.0]],
+            "sums": [4 / 3],
+            "logsumexp": [float(np.log(4))],
+        }
+        lines = quantities.solution("heads.0.logsumexp.0", {"heads": [head]}, 3)
+        assert lines[-1] == "The log-sum-exp is m + log l = 1.099 + log 1.333 ≈ 1.386."
+
     def test_a_path_without_words_is_refused(self):
         with pytest.raises(KeyError):
             quantities.quantity("heads.0.plain_sums.0", self.NAMES)

@@ -2,6 +2,7 @@
 
 import re
 
+import numpy as np
 import pytest
 
 from macros import context, facts
@@ -38,3 +39,10 @@ def test_every_lesson_sees_each_name_once(slug):
     names = computed.names(computed.lesson(slug))
     assert {"num", "mat", "shown", "claim", "explain", "lessons"} <= set(names)
     assert not any(re.search(r"chapter", name) for name in names)
+
+
+def test_exp_and_log_undo_each_other_for_a_log_sum_exp():
+    # FlashAttention's lesson writes lse = m + log l; log is natural, as exp's inverse
+    names = context.comparisons()
+    assert names["log"](np.e) == pytest.approx(1.0)
+    assert names["log"](names["exp"]([0.5, 2.0])) == pytest.approx([0.5, 2.0])

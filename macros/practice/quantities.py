@@ -268,6 +268,10 @@ def _head_solution(head, field, q, rest, places):
         lines.append(
             f"Divided by that sum: {_row(weights, places)}; the one asked for is {_num(weights[rest], places)}."
         )
+    elif field == "logsumexp":
+        # the tiles end with m = the shift and l = that sum, and save m + log l
+        shift, total = _num(head["shift"][q], places), _num(head["sums"][q], places)
+        lines.append(f"The log-sum-exp is m + log l = {shift} + log {total} ≈ {_num(head['logsumexp'][q], places)}.")
     elif field == "output":
         column = [row[rest] for row in head["V"]]
         texts = zip(format_values(weights, places), format_values(column, places), strict=True)
