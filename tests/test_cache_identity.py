@@ -49,7 +49,7 @@ EDITS = {
         "        optimized=False,\n",
         "        optimized=False,\n        trim_blocks=True,\n",
     ),
-    "the track": lambda root: edit(root / "lessons/track.yaml", "title: Masks, scale and position", "title: Masks"),
+    "the track": lambda root: edit(root / "lessons/track.yaml", "title: Masks and position", "title: Masks"),
 }
 BEFORE = {"a partial included from a lesson": partial_included}
 

@@ -6,10 +6,12 @@ does, and finds on the page the numbers numpy computes from the starter's own nu
 checked as whole messages, with the lessons folder compared byte for byte before and after.
 """
 
+import json
 import re
 import shutil
 import subprocess
 import sys
+from html import unescape
 from pathlib import Path
 
 import numpy as np
@@ -85,9 +87,7 @@ def test_the_track_gains_one_line_and_keeps_its_comments(book):
     before = (book / "track.yaml").read_text(encoding="utf-8")
     scaffold.create("masks-by-hand", "Masks by hand", chapter="One head", root=book)
     after = (book / "track.yaml").read_text(encoding="utf-8")
-    assert after == before.replace(
-        "      - two-heads-of-dimension-one\n", "      - two-heads-of-dimension-one\n      - masks-by-hand\n"
-    )
+    assert after == before.replace("      - why-scale\n", "      - why-scale\n      - masks-by-hand\n")
 
 
 def test_a_list_written_on_one_line_gets_the_name_inside_it(tmp_path):
@@ -238,10 +238,19 @@ class TestGeneratedLesson:
             assert word not in article
 
     def test_the_starter_offers_new_numbers_on_its_checked_weight(self, generated):
-        """The starter's practice block grades the same weight as its check (mice's weight of cats)."""
+        """The starter's practice block grades the same weight as its check (mice's weight of cats),
+        on the page's set of new numbers: numpy alone, on the X the page shows, gives its answer."""
         _, _, _, result = generated
         html = (result.site / "lessons/my-topic/index.html").read_text(encoding="utf-8")
-        assert 'class="abh-practice"' in html
+        element = re.search(r'<div class="abh-practice" ([^>]*)>', html).group(1)
+        assert 'data-variant="1"' in element
+        shown_X = np.array(json.loads(unescape(re.search(r'data-fixture="([^"]*)"', element).group(1)))["X"], float)
         found = re.search(r'<li class="abh-practice-check" data-path="([^"]+)" data-answer="([^"]+)"', html)
         assert found and found.group(1) == "heads.0.weights.2.0"
-        assert float(found.group(2)) == pytest.approx(starter_numbers()["weights"][2][0], abs=1e-12)
+        starter = yaml.safe_load((STARTER / "fixture.yaml").read_text(encoding="utf-8"))
+        assert shown_X.tolist() != starter["X"]  # new numbers, not the lesson's own
+        Q, K = (shown_X @ np.array(starter["heads"][0][name], float) for name in ("W_Q", "W_K"))
+        scaled = Q @ K.T / np.sqrt(Q.shape[1])
+        weights = np.exp(scaled - scaled.max(axis=1, keepdims=True))
+        weights /= weights.sum(axis=1, keepdims=True)
+        assert float(found.group(2)) == pytest.approx(weights[2][0], abs=1e-12)

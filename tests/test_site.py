@@ -54,8 +54,9 @@ class TestRealSite:
             assert number in text, (lesson, number)
 
     def test_solution_notes_the_rounding_only_because_it_is_true(self, site):
-        # 0.248 + 0.503 = 0.751 from displayed weights; unrounded 0.75174... -> 0.752 (seed 000)
-        assert "the last decimal moves" in site.page(LESSON)
+        # ALiBi's last row, by hand: e^-1.5 + e^-2 + e^-1.5 + e^0 = 0.2231 + 0.1353 + 0.2231 + 1
+        # = 1.5816 -> 1.582, while the exponentials as shown, 0.223 + 0.135 + 0.223 + 1.000, give 1.581
+        assert "from them the result is 1.581; unrounded it is 1.582" in site.page("lessons/alibi")
 
     def test_math_is_typeset_at_build_time(self, site):
         page = (site.site / LESSON / "index.html").read_text(encoding="utf-8")
@@ -112,8 +113,12 @@ class TestAStrictBuildStops:
         assert not (result.site / "index.html").exists()  # MkDocs writes no page before every page is read
 
     def test_at_a_broken_link(self, project):
-        edit(project / LESSON / "lesson.md", "(../attention-by-hand/lesson.md)", "(../attention-by-head/lesson.md)")
-        refused(build(project), "'../attention-by-head/lesson.md', but the target", "Aborted with 1 warnings")
+        edit(
+            project / LESSON / "lesson.md",
+            "(../one-head-with-projections/lesson.md)",
+            "(../one-head-with-projection/lesson.md)",
+        )
+        refused(build(project), "'../one-head-with-projection/lesson.md', but the target", "Aborted with 1 warnings")
 
     def test_without_node_it_says_what_is_missing(self, project):
         """Without Node.js the math cannot be typeset: the build says so instead of a traceback.
