@@ -666,6 +666,8 @@ def test_a_real_page_loads_with_no_console_error_and_no_request_to_another_host(
     page.wait_for_load_state("load")
     # Exercise each lab once: recomputing must not throw or show a broken number.
     for lab in page.locator(".abh-lab").all():
+        if not lab.locator(".abh-cell").first.is_visible():
+            continue  # folded until the reader's first attempt at a check: that test is the lab's own
         lab.locator(".abh-cell").first.fill("0.5")
         expect(lab.locator(".abh-lab-message")).to_be_hidden()
     # Numbers only: prose may name NaN (the masks lesson explains where it comes from).
