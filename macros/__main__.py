@@ -47,6 +47,10 @@ def _shown(value, places, name=""):
     return format_values([value], places)[0]
 
 
+def _is_matrix(value):
+    return isinstance(value, list) and bool(value) and isinstance(value[0], list)
+
+
 def readable(value, places, indent="", name=""):
     """Rows on one line, numbers rounded to ``places``, columns aligned: for reading."""
     if isinstance(value, dict):
@@ -57,8 +61,8 @@ def readable(value, places, indent="", name=""):
             else:
                 lines.append(f"{indent}{key}: {_shown(inner, places, key)}")
         return "\n".join(lines)
-    if isinstance(value, list) and value and isinstance(value[0], dict):
-        parts = []
+    if isinstance(value, list) and value and (isinstance(value[0], dict) or _is_matrix(value[0])):
+        parts = []  # records, or a stack of matrices (one reading matrix per head): one block each
         for i, inner in enumerate(value):
             parts += [f"{indent}[{i}]", readable(inner, places, indent + "  ", name)]
         return "\n".join(parts)

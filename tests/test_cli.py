@@ -45,6 +45,16 @@ def test_decimals_on_the_whole_trace_name_each_value(capsys):
     assert code == 0 and lines[0] == "heads:" and "    scores:" in lines and "       2  \u22121   1  \u22123" in lines
 
 
+def test_decimals_print_a_stack_of_matrices_one_block_each(capsys):
+    # Grouped-query attention with g = 2: four query heads' readings, each 3 tokens × d_v = 2.
+    # Head 2 at "keys" weighs the shared values [1, 0.5], [0, 0], [1, 1] by 0.188, 0.268, 0.544.
+    fixture = "lessons/grouped-query-attention/fixture.yaml"
+    code, out, _ = (main(["trace", fixture, "--path", "groups.1.readings", "--decimals", "3"]), *capsys.readouterr())
+    lines = out.splitlines()
+    assert code == 0 and [lines[i] for i in (0, 4, 8, 12)] == ["[0]", "[1]", "[2]", "[3]"]
+    assert lines[7].split() == ["0.732", "0.638"]  # both coordinates, not the first alone
+
+
 def test_decimals_print_the_mask_as_true_and_false(capsys):
     # Two heads with separate projections is causal over 3 positions: row 1 sees key 1 only.
     code, out, _ = (
