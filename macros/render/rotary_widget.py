@@ -3,7 +3,8 @@
 The page reads fully without JavaScript: the widget is a sentence with the score at the
 starting positions and a table of scores at several pairs of positions, all computed here.
 docs/assets/js/rotary-lab.js (which recomputes with steps-extra.js, the twin of
-macros/engine/positions.py) adds two sliders and buttons that move both positions at once.
+macros/engine/positions.py), started by the page's script where this widget is, adds two
+sliders and buttons that move both positions at once.
 
 Contract: ``.abh-rotary[data-q][data-k][data-base][data-places][data-q-position]
 [data-k-position][data-max]``; ``[data-role]`` spans hold q-position, k-position, offset
@@ -16,8 +17,6 @@ import json
 from macros.engine import positions
 from macros.render.numbers import format_values
 from macros.render.tables import markdown_table
-
-SCRIPT = "../../assets/js/rotary-lab.js"
 
 
 def _attrs(**values):
@@ -55,5 +54,4 @@ def lab(q, k, base, q_position, k_position, pairs, places, largest=12):
         f"{sentence(q, k, q_position, k_position, base, places)}</p>\n"
         '<div class="abh-rotary-controls"></div>\n\n'
         f"{table}\n\n</div>\n"
-        f'<script type="module" src="{SCRIPT}"></script>'
     )
