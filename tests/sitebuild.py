@@ -34,9 +34,16 @@ class Build:
     returncode: int
     output: str
 
-    def page(self, url_path):
-        """The text a reader sees on a page, with the TeX source of its math."""
-        return page_text((self.site / url_path / "index.html").read_text(encoding="utf-8"))
+    def page(self, path):
+        """The text a reader sees on a page (its file in the site: ``glossary.html``,
+        ``lesson_page(slug)``), with the TeX source of its math."""
+        return page_text((self.site / path).read_text(encoding="utf-8"))
+
+
+def lesson_page(slug):
+    """Where the site publishes a lesson's page (macros/site/files.py): a file, so that links to
+    it work from a folder on disk as they do over HTTP."""
+    return f"lessons/{slug}/index.html"
 
 
 def copy_project(dest, cache_of=None):

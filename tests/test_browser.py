@@ -45,7 +45,9 @@ def expect(*args, **kwargs):
 
 BENCH = Path(__file__).resolve().parent / "pages" / "widget-bench"
 SLUG = BENCH.name
-LESSON = f"lessons/{SLUG}/"
+LESSON = sitebuild.lesson_page(SLUG)
+FOLDER = f"lessons/{SLUG}/"  # the page, its notebook and its practice data
+HOME = "index.html"
 TIMEOUT_MS = 5000  # every wait is bounded; widgets update synchronously, so this is slack
 # Loading a whole page (KaTeX fonts, figures) is not widget behaviour: on a machine busy
 # with other work it can take far longer than a widget's update, so it waits longer.
@@ -237,19 +239,19 @@ def test_gate_status_reading_and_the_lesson_done_on_the_track_map(reader, bench)
     submit(page, 4, repr(answers(bench)[4]))
     expect(status(page)).to_have_text("5 of 6 numbers within 0.02, 5 needed. Reading: not chosen yet.")
 
-    home = reader.open("")
+    home = reader.open(HOME)
     expect(home.locator(f".track-lesson[data-lesson='{SLUG}'] .track-status")).to_have_text("")
 
     page = reader.open()
     correct = prediction(page, "why").get_attribute("data-correct")
     lock(page, "why", correct)
     expect(status(page)).to_have_text("5 of 6 numbers within 0.02, 5 needed. Reading: locked in, right. Check met.")
-    home = reader.open("")
+    home = reader.open(HOME)
     expect(home.locator(f".track-lesson[data-lesson='{SLUG}'] .track-status")).to_have_text("")  # one check to go
     page = reader.open()
     submit(page, 6, repr(unseen_answer(bench)))
 
-    home = reader.open("")
+    home = reader.open(HOME)
     expect(home.locator(f".track-lesson[data-lesson='{SLUG}'] .track-status")).to_have_text("done")
     expect(home.locator(".track-status", has_text="done")).to_have_count(1)
 
@@ -263,7 +265,7 @@ def test_gate_status_reading_and_the_lesson_done_on_the_track_map(reader, bench)
     wrong = next(o for o in ("1", "2", "3") if o != correct)
     lock(page, "why", wrong)
     expect(status(page)).to_have_text("6 of 6 numbers within 0.02, 5 needed. Reading: locked in, not right.")
-    home = reader.open("")
+    home = reader.open(HOME)
     expect(home.locator(f".track-lesson[data-lesson='{SLUG}'] .track-status")).to_have_text("")
     page = reader.open()
     lock(page, "why", correct)
@@ -684,7 +686,7 @@ def uncover(page, element):
     expect(element).to_be_visible()
 
 
-REAL_PAGES = ["", *(f"lessons/{folder.name}/" for folder in lessons.folders(sitebuild.PROJECT / "lessons"))]
+REAL_PAGES = [HOME, *(sitebuild.lesson_page(folder.name) for folder in lessons.folders(sitebuild.PROJECT / "lessons"))]
 REAL_LESSONS = REAL_PAGES[1:]
 
 
@@ -812,7 +814,7 @@ def test_keyboard_alone_on_a_real_lesson(reader):
     check, type, Enter."""
     slug = "two-heads-of-dimension-one"
     lesson = lessons.load(sitebuild.PROJECT / "lessons" / slug)
-    page = reader.open(f"lessons/{slug}/")
+    page = reader.open(sitebuild.lesson_page(slug))
     predict = prediction(page, "predict")
     correct = int(predict.get_attribute("data-correct"))
     tab_to(page, ".abh-predict[data-predict='predict'] input[type=radio]")
@@ -922,15 +924,15 @@ def test_practice_the_same_variant_gives_the_same_numbers_and_new_numbers_moves_
 
 def test_practice_data_loads_on_first_use_by_a_script_element(reader):
     page = reader.open()
-    data = [r for r in reader.requests if r.url.endswith(f"{LESSON}practice.js")]
+    data = [r for r in reader.requests if r.url.endswith(f"{FOLDER}practice.js")]
     assert data == []  # set 1 is on the page: nothing to load yet
     page.get_by_role("button", name="New numbers").click()
     expect(practice(page)).to_have_attribute("data-variant", "2")
-    data = [r for r in reader.requests if r.url.endswith(f"{LESSON}practice.js")]
+    data = [r for r in reader.requests if r.url.endswith(f"{FOLDER}practice.js")]
     assert [r.resource_type for r in data] == ["script"]  # a classic script: it loads from disk too
     page.get_by_role("button", name="New numbers").click()
     expect(practice(page)).to_have_attribute("data-variant", "3")
-    assert len([r for r in reader.requests if r.url.endswith(f"{LESSON}practice.js")]) == 1
+    assert len([r for r in reader.requests if r.url.endswith(f"{FOLDER}practice.js")]) == 1
 
 
 def test_practice_answers_right_wrong_on_the_boundary_and_out_of_range(reader, bench):
@@ -1073,10 +1075,10 @@ def test_practice_on_a_real_lesson_grades_three_sets(reader, slug):
     off by max(0.05, 10%) is not, and a weight's answer of −0.5 is refused with the reason."""
     practice_of = lessons.load(sitebuild.PROJECT / "lessons" / slug).practice
     last = practice_of.spec.variants
-    page = reader.open(f"lessons/{slug}/")  # set 1, as the page was built
+    page = reader.open(sitebuild.lesson_page(slug))  # set 1, as the page was built
     for number in (1, 0, last):
         if number != 1:
-            page.goto(f"{reader.base}lessons/{slug}/?variant={number}")
+            page.goto(f"{reader.base}{sitebuild.lesson_page(slug)}?variant={number}")
             ready(page)
         expect(practice(page)).to_have_attribute("data-variant", str(number))
         assert shown_fixture(page) == practice_of.variants[number].fixture
@@ -1119,7 +1121,7 @@ def test_rotary_lab_moves_both_positions_and_the_score_stays_put(reader):
     def expected(m, n):
         return format_values([positions.rotary_score(q, k, m, n, base)], lesson.decimals)[0]
 
-    page = reader.open("lessons/rotary-by-hand/")
+    page = reader.open(sitebuild.lesson_page("rotary-by-hand"))
     lab = page.locator(".abh-rotary")
     score = lab.locator("[data-role='score']")
     expect(score).to_have_text(expected(a, b))
@@ -1145,7 +1147,7 @@ def test_the_online_lab_redraws_the_blocks_numpy_computes_and_keeps_the_reading(
 
     lesson = lessons.load(bench_site.root / "lessons" / "online-softmax")
     head, places = lesson.trace.heads[0], lesson.decimals
-    page = reader.open("lessons/online-softmax/")
+    page = reader.open(sitebuild.lesson_page("online-softmax"))
     lab = page.locator(".abh-online-lab")
     row = int(lab.get_attribute("data-row"))
     for block_size in (3, 1, 6):
