@@ -730,6 +730,7 @@ def test_a_real_lesson_shows_everything_without_javascript(browser, server, path
         assert "Lock in" not in visible_text(page)
         for takeaway in page.locator(".abh-takeaway").all():  # the book's takeaway shows
             assert takeaway.inner_text().strip()
+        says_it_needs_scripts(page)
     finally:
         context.close()
 
@@ -838,6 +839,50 @@ def test_keyboard_alone_on_a_real_lesson(reader):
 
 
 # ---------------------------------------------------------------- without JavaScript
+
+# The widgets whose controls the script adds: each says so with scripts off (macros/render/noscript.py).
+INTERACTIVE = (
+    ".abh-gate",
+    ".abh-predict",
+    ".abh-takeaway",
+    ".abh-practice",
+    ".abh-lab",
+    ".abh-rotary",
+    ".abh-online-lab",
+)
+
+
+def says_it_needs_scripts(page):
+    """Every interactive widget on the page shows, where its controls would be, that they need
+    JavaScript and how to get them (a widget in a folded block shows it once opened); returns
+    the kinds of widget seen."""
+    seen = set()
+    for kind in INTERACTIVE:
+        for widget in page.locator(f"article {kind}").all():
+            notice = widget.locator(".abh-noscript")
+            expect(notice).to_have_count(1)
+            if widget.is_visible():
+                expect(notice).to_be_visible()
+            expect(notice).to_contain_text("needs JavaScript, which is off in this browser.")
+            expect(notice).to_contain_text("python -m http.server")
+            seen.add(kind)
+    return seen
+
+
+def test_from_a_folder_with_scripts_off_each_widget_says_how_to_get_it(browser, bench_site):
+    """Opened from disk in a browser that runs no script, the bench's widgets keep their content
+    and each tells the reader why its controls are missing and how to get them."""
+    context = browser.new_context(java_script_enabled=False)
+    context.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
+    try:
+        page = context.new_page()
+        page.goto(bench_site.site.as_uri() + "/" + LESSON)
+        assert page.url.startswith("file://")
+        seen = says_it_needs_scripts(page)
+        assert seen == {".abh-gate", ".abh-predict", ".abh-takeaway", ".abh-practice", ".abh-lab"}
+        assert page.locator("article input:not([type=radio]), article button").count() == 0
+    finally:
+        context.close()
 
 
 def test_without_javascript_the_bench_shows_everything(browser, server, bench):

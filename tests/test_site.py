@@ -74,6 +74,7 @@ class TestRealSite:
         text = " ".join(doc["title"] + " " + doc["text"] for doc in docs)
         assert all(word in text for word in ("GQA", "MQA", "RoPE"))
         assert "Hint 1" not in text  # hints open only after attempts
+        assert "needs JavaScript" not in text  # a widget's notice for readers without scripts
         assert not re.search(r"\d\.\d{3}, \d\.\d{3}, \d\.\d{3} [a-z]", text)  # no row of a table of numbers
         glossary = [doc for doc in docs if doc["location"].startswith("glossary.html")]
         assert len(glossary) > 5 and all(doc["text"].strip() for doc in glossary[1:])

@@ -15,6 +15,7 @@ import html
 import json
 
 from macros.engine import positions
+from macros.render import noscript
 from macros.render.numbers import format_values
 from macros.render.tables import markdown_table
 
@@ -52,6 +53,6 @@ def lab(q, k, base, q_position, k_position, pairs, places, largest=12):
     return (
         f'<div {attrs} markdown>\n\n<p class="abh-rotary-text" aria-live="polite">'
         f"{sentence(q, k, q_position, k_position, base, places)}</p>\n"
-        '<div class="abh-rotary-controls"></div>\n\n'
+        f'<div class="abh-rotary-controls">{noscript.notice("Moving the two positions")}</div>\n\n'
         f"{table}\n\n</div>\n"
     )
