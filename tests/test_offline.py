@@ -7,10 +7,10 @@ are a script (macros/render/practice.py), search reads its index from a script w
 Material's offline plugin and a local worker shim, and every page is a file
 (``use_directory_urls: false``). The tour opens the home page and three real lessons in
 headless Chromium: it searches for "softmax" and follows a result, answers a check, locks a
-prediction, loads a practice set by ``?variant=N`` and answers it, edits a lab (the engine's
-twin), moves the rotary lab (a module the bundle starts only on its page) and follows a
-notebook link; no console error, no request to another host. Answers typed are the pages'
-own ``data-answer`` attributes, which tests/test_browser.py holds to Python's.
+prediction, loads a practice set by ``?variant=N``, answers it and moves to the next, edits a
+lab (the engine's twin), moves the rotary lab (a module the bundle starts only on its page)
+and follows a notebook link; no console error, no request to another host. Answers typed
+are the pages' own ``data-answer`` attributes, which tests/test_browser.py holds to Python's.
 """
 
 import re
@@ -95,6 +95,9 @@ def practice_and_lab(reader):
     data = [r for r in reader.requests if r.url.endswith(f"lessons/{PRACTISED}/practice.js")]
     assert [r.resource_type for r in data] == ["script"]
     answer(practice.locator("li.abh-practice-check").first)
+    page.get_by_role("button", name="New numbers").click()  # the next set, and its address
+    expect(practice).to_have_attribute("data-variant", str(VARIANT + 1))
+    assert page.url.endswith(f"?variant={VARIANT + 1}")
     lab = page.locator(".abh-lab").first
     uncover(page, lab)
     lab.locator(".abh-cell").first.fill("2.5")
