@@ -1,5 +1,6 @@
 # Two commands on a fresh machine: `make serve` and `make test`.
-# Both build .venv/ from the pinned requirements.txt first; nothing is installed by hand.
+# Both build .venv/ from the pinned requirements.txt and node_modules/ from the pinned
+# package-lock.json first; nothing is installed by hand.
 
 PYTHON ?= python3
 VENV   := .venv
@@ -12,15 +13,19 @@ KATEX_DIR := docs/assets/vendor/katex
 
 .PHONY: serve build lesson test test-fast test-torch lint golden contract bench vendor-katex clean
 
-# An existing environment is brought up to date in place, not recreated.
-$(STAMP): requirements.txt
+# An existing environment is brought up to date in place, not recreated. The build's Node.js
+# tools (esbuild, which bundles the page script, and the worker shim search needs on file://)
+# come from npm, exactly as package-lock.json pins them.
+$(STAMP): requirements.txt package.json package-lock.json
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
+	npm ci --no-audit --no-fund --loglevel=error
 	touch $(STAMP)
 
 # Live preview: `mkdocs serve --dirty`, which rebuilds the pages an edit changes; errors show on
-# the page; an edit to the Python code starts the server again (macros/site/serve.py).
+# the page; an edit to the Python code starts the server again (macros/site/serve.py). An edit
+# to a script module under docs/assets/js is bundled again by the rebuild it starts.
 # exec: the server is make's own child, so `kill PID` (SIGTERM) to make or Ctrl-C stops it
 # and frees the port.
 SERVE_ADDR ?= 127.0.0.1:8000

@@ -118,12 +118,15 @@ CAPTURE_HOOK = textwrap.dedent(
 
 
 def copy_project(dest):
-    """mkdocs.yml (as the parent of a generated config), docs/, macros/ and the real lessons/."""
+    """mkdocs.yml (as the parent of a generated config), docs/, macros/ and the real lessons/,
+    with the project's node_modules/ linked (the page script's bundler, the worker shim)."""
     dest.mkdir(parents=True)
     shutil.copy2(ROOT / "mkdocs.yml", dest / "mkdocs.base.yml")
     shutil.copytree(ROOT / "docs", dest / "docs", ignore=COPY_IGNORE)
     shutil.copytree(ROOT / "macros", dest / "macros", ignore=COPY_IGNORE)
     shutil.copytree(ROOT / "lessons", dest / "lessons", ignore=COPY_IGNORE)
+    if (ROOT / "node_modules").is_dir():
+        (dest / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
 
 
 def write_config(project, *, macros=True, extra_hooks=()):

@@ -63,7 +63,8 @@ def serve(site):
 
 
 def lesson_pages(site):
-    return sorted(p.parent.relative_to(site).as_posix() for p in (Path(site) / "lessons").glob("*/index.html"))
+    """Each lesson's page, as its file in the site (lessons/<slug>/index.html)."""
+    return sorted(p.relative_to(site).as_posix() for p in (Path(site) / "lessons").glob("*/index.html"))
 
 
 def first_load(browser, base, page_path):
@@ -87,7 +88,7 @@ def first_load(browser, base, page_path):
 
     context.on("response", on_response)
     page = context.new_page()
-    page.goto(f"{base}/{page_path}/", wait_until="networkidle")
+    page.goto(f"{base}/{page_path}", wait_until="networkidle")
     page.wait_for_timeout(500)  # the search worker fetches its index after the page is idle
     page.wait_for_load_state("networkidle")
     context.close()

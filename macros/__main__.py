@@ -15,7 +15,7 @@ import argparse
 import json
 import sys
 
-from macros import computation, export, golden, golden_changes, lessons, missing, scaffold
+from macros import computation, export, golden, golden_changes, lessons, missing, page_scripts, scaffold
 from macros.engine.records import trace_record
 from macros.errors import LessonError, shown_path
 from macros.render.numbers import format_values
@@ -154,7 +154,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         args.run(args)
-    except LessonError as error:
+    except (LessonError, page_scripts.ScriptsError) as error:  # render needs the page scripts too
         print(f"error: {error}", file=sys.stderr)
         return 1
     return 0

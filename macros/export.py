@@ -2,7 +2,8 @@
 
 Every page (lessons, home with its track map, glossary, author guide) is written with
 every number filled in and no template syntax left, beside each lesson's notebook, the site's assets and a
-minimal mkdocs.yml (Material, no macros plugin, no project hooks). This is what another
+minimal mkdocs.yml (Material, no macros plugin, no project hooks). The scripts the project's
+hooks make at build time (the bundled page script, the worker shim) are written as assets. This is what another
 site generator would start from; math stays as arithmatex markup (``\\(...\\)``), which
 ``macros.render.katex`` typesets from built HTML, or KaTeX's own script in the browser.
 """
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from macros import notebooks
+from macros import notebooks, page_scripts
 from macros.pages.book import Book, PageError, page_meta
 from macros.render import practice
 from macros.sources import folders, track
@@ -66,5 +67,10 @@ def write(root, out):
             target = docs / "lessons" / slug / names[name]
             target.write_bytes(data)
             written.append(target)
+    for uri, data in page_scripts.published(root).items():  # what the site's hooks would add
+        target = docs / uri
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        written.append(target)
     (out / "mkdocs.yml").write_text(yaml.safe_dump(config(root), sort_keys=False, allow_unicode=True), "utf-8")
     return written

@@ -22,6 +22,9 @@ import yaml
 
 PROJECT = Path(__file__).resolve().parent.parent
 SOURCES = ("mkdocs.yml", "docs", "lessons", "macros")
+# The build's tools installed by `npm ci` (the bundler of the page script, the worker shim):
+# a copy links the project's folder rather than copying 10 MB into every test's folder.
+TOOLS = "node_modules"
 
 
 @dataclass
@@ -31,15 +34,23 @@ class Build:
     returncode: int
     output: str
 
-    def page(self, url_path):
-        """The text a reader sees on a page, with the TeX source of its math."""
-        return page_text((self.site / url_path / "index.html").read_text(encoding="utf-8"))
+    def page(self, path):
+        """The text a reader sees on a page (its file in the site: ``glossary.html``,
+        ``lesson_page(slug)``), with the TeX source of its math."""
+        return page_text((self.site / path).read_text(encoding="utf-8"))
+
+
+def lesson_page(slug):
+    """Where the site publishes a lesson's page (macros/site/files.py): a file, so that links to
+    it work from a folder on disk as they do over HTTP."""
+    return f"lessons/{slug}/index.html"
 
 
 def copy_project(dest, cache_of=None):
-    """The project's site sources copied into ``dest``; with ``cache_of`` (a built copy), that
-    copy's ``.cache`` too, so the first build starts warm (the caches are keyed by content, so
-    an edit made after the copy is seen as it would be in the project itself)."""
+    """The project's site sources copied into ``dest``, its installed build tools linked; with
+    ``cache_of`` (a built copy), that copy's ``.cache`` too, so the first build starts warm (the
+    caches are keyed by content, so an edit made after the copy is seen as it would be in the
+    project itself)."""
     dest = Path(dest)
     for name in SOURCES:
         source = PROJECT / name
@@ -47,6 +58,8 @@ def copy_project(dest, cache_of=None):
             shutil.copytree(source, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy2(source, dest / name)
+    if (PROJECT / TOOLS).is_dir():  # without it the build says how to install it
+        (dest / TOOLS).symlink_to(PROJECT / TOOLS, target_is_directory=True)
     if cache_of is not None and (Path(cache_of) / ".cache").is_dir():
         shutil.copytree(Path(cache_of) / ".cache", dest / ".cache")
     return dest

@@ -35,12 +35,8 @@ def server(site):
 
 
 def built_pages(site_dir):
-    """Every HTML page of the built site, as a URL path ('' for home, 'glossary/', '404.html')."""
-    paths = []
-    for path in sorted(site_dir.rglob("*.html")):
-        relative = path.relative_to(site_dir).as_posix()
-        paths.append(relative.removesuffix("index.html"))
-    return paths
+    """Every HTML page of the built site, as its path ('index.html', 'glossary.html', '404.html')."""
+    return [path.relative_to(site_dir).as_posix() for path in sorted(site_dir.rglob("*.html"))]
 
 
 def violations_on(page, axe):
@@ -107,7 +103,7 @@ def test_no_serious_or_critical_violation_once_the_widgets_are_used(server, brow
     context.set_default_timeout(TIMEOUT_MS)
     try:
         page = context.new_page()
-        page.goto(server + "lessons/two-heads-of-dimension-one/?variant=2")
+        page.goto(server + sitebuild.lesson_page("two-heads-of-dimension-one") + "?variant=2")
         page.wait_for_selector("html[data-abh-ready]", state="attached")
         page.wait_for_function("scheme => document.body.getAttribute('data-md-color-scheme') === scheme", arg=material)
         prediction = page.locator(".abh-predict[data-predict='predict']")

@@ -45,7 +45,9 @@ def expect(*args, **kwargs):
 
 BENCH = Path(__file__).resolve().parent / "pages" / "widget-bench"
 SLUG = BENCH.name
-LESSON = f"lessons/{SLUG}/"
+LESSON = sitebuild.lesson_page(SLUG)
+FOLDER = f"lessons/{SLUG}/"  # the page, its notebook and its practice data
+HOME = "index.html"
 TIMEOUT_MS = 5000  # every wait is bounded; widgets update synchronously, so this is slack
 # Loading a whole page (KaTeX fonts, figures) is not widget behaviour: on a machine busy
 # with other work it can take far longer than a widget's update, so it waits longer.
@@ -237,19 +239,19 @@ def test_gate_status_reading_and_the_lesson_done_on_the_track_map(reader, bench)
     submit(page, 4, repr(answers(bench)[4]))
     expect(status(page)).to_have_text("5 of 6 numbers within 0.02, 5 needed. Reading: not chosen yet.")
 
-    home = reader.open("")
+    home = reader.open(HOME)
     expect(home.locator(f".track-lesson[data-lesson='{SLUG}'] .track-status")).to_have_text("")
 
     page = reader.open()
     correct = prediction(page, "why").get_attribute("data-correct")
     lock(page, "why", correct)
     expect(status(page)).to_have_text("5 of 6 numbers within 0.02, 5 needed. Reading: locked in, right. Check met.")
-    home = reader.open("")
+    home = reader.open(HOME)
     expect(home.locator(f".track-lesson[data-lesson='{SLUG}'] .track-status")).to_have_text("")  # one check to go
     page = reader.open()
     submit(page, 6, repr(unseen_answer(bench)))
 
-    home = reader.open("")
+    home = reader.open(HOME)
     expect(home.locator(f".track-lesson[data-lesson='{SLUG}'] .track-status")).to_have_text("done")
     expect(home.locator(".track-status", has_text="done")).to_have_count(1)
 
@@ -263,7 +265,7 @@ def test_gate_status_reading_and_the_lesson_done_on_the_track_map(reader, bench)
     wrong = next(o for o in ("1", "2", "3") if o != correct)
     lock(page, "why", wrong)
     expect(status(page)).to_have_text("6 of 6 numbers within 0.02, 5 needed. Reading: locked in, not right.")
-    home = reader.open("")
+    home = reader.open(HOME)
     expect(home.locator(f".track-lesson[data-lesson='{SLUG}'] .track-status")).to_have_text("")
     page = reader.open()
     lock(page, "why", correct)
@@ -656,7 +658,35 @@ def test_a_worked_solution_opens_after_a_right_answer_or_three_attempts_never_fr
 
 # ---------------------------------------------------------------- the real pages: a smoke test
 
-REAL_PAGES = ["", *(f"lessons/{folder.name}/" for folder in lessons.folders(sitebuild.PROJECT / "lessons"))]
+
+def attempt(page, gate, times=1):
+    """Wrong answers at a gate's first check: each one an evaluated attempt."""
+    field = page.locator(f".abh-gate[data-gate='{gate}'] input.abh-answer").first
+    for _ in range(times):
+        field.fill("0")
+        field.press("Enter")
+
+
+def uncover(page, element):
+    """Opens what keeps ``element`` hidden: worked content folded until a first attempt at a
+    gate, a hint that opens after attempts at one, content waiting for a prediction's lock-in."""
+    folded = element.locator("xpath=ancestor-or-self::*[@data-fold-until][1]")
+    if folded.count() and folded.is_hidden():
+        attempt(page, folded.get_attribute("data-fold-until"))
+    hint = element.locator("xpath=ancestor::details[@data-after][1]")
+    if hint.count() and not hint.evaluate("d => d.open"):
+        gate = hint.locator("xpath=ancestor::*[@data-attempts-of][1]").get_attribute("data-attempts-of")
+        attempt(page, gate, int(hint.get_attribute("data-after")))
+        hint.locator("summary").first.click()
+    waiting = element.locator("xpath=ancestor-or-self::*[@data-reveal-after][1]")
+    if waiting.count() and waiting.is_hidden():
+        widget = prediction(page, waiting.get_attribute("data-reveal-after"))
+        widget.locator("input[type=radio]").first.check()
+        widget.locator("button.abh-lock").click()
+    expect(element).to_be_visible()
+
+
+REAL_PAGES = [HOME, *(sitebuild.lesson_page(folder.name) for folder in lessons.folders(sitebuild.PROJECT / "lessons"))]
 REAL_LESSONS = REAL_PAGES[1:]
 
 
@@ -666,8 +696,7 @@ def test_a_real_page_loads_with_no_console_error_and_no_request_to_another_host(
     page.wait_for_load_state("load")
     # Exercise each lab once: recomputing must not throw or show a broken number.
     for lab in page.locator(".abh-lab").all():
-        if not lab.locator(".abh-cell").first.is_visible():
-            continue  # folded until the reader's first attempt at a check: that test is the lab's own
+        uncover(page, lab)
         lab.locator(".abh-cell").first.fill("0.5")
         expect(lab.locator(".abh-lab-message")).to_be_hidden()
     # Numbers only: prose may name NaN (the masks lesson explains where it comes from).
@@ -675,10 +704,12 @@ def test_a_real_page_loads_with_no_console_error_and_no_request_to_another_host(
     assert "NaN" not in text and "Infinity" not in text and "undefined" not in text
     assert not reader.errors, reader.errors
     assert not reader.foreign, reader.foreign
-    # The engine's twin loads only where a lab uses it; no page asks for the practice data before its first use.
-    scripts = {urlsplit(request.url).path.rsplit("/", 1)[-1] for request in reader.requests}
-    assert ("engine.js" in scripts) == (page.locator(".abh-lab").count() > 0), sorted(scripts)
-    assert not [r.url for r in reader.requests if path and r.url == f"{reader.base}{path}practice.js"]
+    # The page's script is the one bundle, a classic script (no module is requested); no page
+    # asks for the practice data before its first use.
+    ours = sorted(r.url.removeprefix(reader.base) for r in reader.requests if "/assets/js/" in r.url)
+    assert ours == ["assets/js/book.js"], ours
+    assert [r.resource_type for r in reader.requests if r.url.endswith("/book.js")] == ["script"]
+    assert not [r.url for r in reader.requests if r.url.endswith("/practice.js")]
 
 
 @pytest.mark.parametrize("path", REAL_LESSONS)
@@ -699,6 +730,7 @@ def test_a_real_lesson_shows_everything_without_javascript(browser, server, path
         assert "Lock in" not in visible_text(page)
         for takeaway in page.locator(".abh-takeaway").all():  # the book's takeaway shows
             assert takeaway.inner_text().strip()
+        says_it_needs_scripts(page)
     finally:
         context.close()
 
@@ -783,7 +815,7 @@ def test_keyboard_alone_on_a_real_lesson(reader):
     check, type, Enter."""
     slug = "two-heads-of-dimension-one"
     lesson = lessons.load(sitebuild.PROJECT / "lessons" / slug)
-    page = reader.open(f"lessons/{slug}/")
+    page = reader.open(sitebuild.lesson_page(slug))
     predict = prediction(page, "predict")
     correct = int(predict.get_attribute("data-correct"))
     tab_to(page, ".abh-predict[data-predict='predict'] input[type=radio]")
@@ -807,6 +839,50 @@ def test_keyboard_alone_on_a_real_lesson(reader):
 
 
 # ---------------------------------------------------------------- without JavaScript
+
+# The widgets whose controls the script adds: each says so with scripts off (macros/render/noscript.py).
+INTERACTIVE = (
+    ".abh-gate",
+    ".abh-predict",
+    ".abh-takeaway",
+    ".abh-practice",
+    ".abh-lab",
+    ".abh-rotary",
+    ".abh-online-lab",
+)
+
+
+def says_it_needs_scripts(page):
+    """Every interactive widget on the page shows, where its controls would be, that they need
+    JavaScript and how to get them (a widget in a folded block shows it once opened); returns
+    the kinds of widget seen."""
+    seen = set()
+    for kind in INTERACTIVE:
+        for widget in page.locator(f"article {kind}").all():
+            notice = widget.locator(".abh-noscript")
+            expect(notice).to_have_count(1)
+            if widget.is_visible():
+                expect(notice).to_be_visible()
+            expect(notice).to_contain_text("needs JavaScript, which is off in this browser.")
+            expect(notice).to_contain_text("python -m http.server")
+            seen.add(kind)
+    return seen
+
+
+def test_from_a_folder_with_scripts_off_each_widget_says_how_to_get_it(browser, bench_site):
+    """Opened from disk in a browser that runs no script, the bench's widgets keep their content
+    and each tells the reader why its controls are missing and how to get them."""
+    context = browser.new_context(java_script_enabled=False)
+    context.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
+    try:
+        page = context.new_page()
+        page.goto(bench_site.site.as_uri() + "/" + LESSON)
+        assert page.url.startswith("file://")
+        seen = says_it_needs_scripts(page)
+        assert seen == {".abh-gate", ".abh-predict", ".abh-takeaway", ".abh-practice", ".abh-lab"}
+        assert page.locator("article input:not([type=radio]), article button").count() == 0
+    finally:
+        context.close()
 
 
 def test_without_javascript_the_bench_shows_everything(browser, server, bench):
@@ -893,15 +969,15 @@ def test_practice_the_same_variant_gives_the_same_numbers_and_new_numbers_moves_
 
 def test_practice_data_loads_on_first_use_by_a_script_element(reader):
     page = reader.open()
-    data = [r for r in reader.requests if r.url.endswith(f"{LESSON}practice.js")]
+    data = [r for r in reader.requests if r.url.endswith(f"{FOLDER}practice.js")]
     assert data == []  # set 1 is on the page: nothing to load yet
     page.get_by_role("button", name="New numbers").click()
     expect(practice(page)).to_have_attribute("data-variant", "2")
-    data = [r for r in reader.requests if r.url.endswith(f"{LESSON}practice.js")]
+    data = [r for r in reader.requests if r.url.endswith(f"{FOLDER}practice.js")]
     assert [r.resource_type for r in data] == ["script"]  # a classic script: it loads from disk too
     page.get_by_role("button", name="New numbers").click()
     expect(practice(page)).to_have_attribute("data-variant", "3")
-    assert len([r for r in reader.requests if r.url.endswith(f"{LESSON}practice.js")]) == 1
+    assert len([r for r in reader.requests if r.url.endswith(f"{FOLDER}practice.js")]) == 1
 
 
 def test_practice_answers_right_wrong_on_the_boundary_and_out_of_range(reader, bench):
@@ -1044,10 +1120,10 @@ def test_practice_on_a_real_lesson_grades_three_sets(reader, slug):
     off by max(0.05, 10%) is not, and a weight's answer of −0.5 is refused with the reason."""
     practice_of = lessons.load(sitebuild.PROJECT / "lessons" / slug).practice
     last = practice_of.spec.variants
-    page = reader.open(f"lessons/{slug}/")  # set 1, as the page was built
+    page = reader.open(sitebuild.lesson_page(slug))  # set 1, as the page was built
     for number in (1, 0, last):
         if number != 1:
-            page.goto(f"{reader.base}lessons/{slug}/?variant={number}")
+            page.goto(f"{reader.base}{sitebuild.lesson_page(slug)}?variant={number}")
             ready(page)
         expect(practice(page)).to_have_attribute("data-variant", str(number))
         assert shown_fixture(page) == practice_of.variants[number].fixture
@@ -1090,7 +1166,7 @@ def test_rotary_lab_moves_both_positions_and_the_score_stays_put(reader):
     def expected(m, n):
         return format_values([positions.rotary_score(q, k, m, n, base)], lesson.decimals)[0]
 
-    page = reader.open("lessons/rotary-by-hand/")
+    page = reader.open(sitebuild.lesson_page("rotary-by-hand"))
     lab = page.locator(".abh-rotary")
     score = lab.locator("[data-role='score']")
     expect(score).to_have_text(expected(a, b))
@@ -1116,7 +1192,7 @@ def test_the_online_lab_redraws_the_blocks_numpy_computes_and_keeps_the_reading(
 
     lesson = lessons.load(bench_site.root / "lessons" / "online-softmax")
     head, places = lesson.trace.heads[0], lesson.decimals
-    page = reader.open("lessons/online-softmax/")
+    page = reader.open(sitebuild.lesson_page("online-softmax"))
     lab = page.locator(".abh-online-lab")
     row = int(lab.get_attribute("data-row"))
     for block_size in (3, 1, 6):

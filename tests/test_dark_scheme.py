@@ -7,7 +7,7 @@ import pytest
 from tests import sitebuild
 
 pytestmark = pytest.mark.browser
-PAGE = "lessons/compare-heads-before-averaging/"
+PAGE = sitebuild.lesson_page("compare-heads-before-averaging")
 
 
 @pytest.fixture(scope="module")

@@ -11,8 +11,9 @@ import pytest
 import yaml
 
 from macros import lessons as lesson_folders
+from macros import page_scripts
 from macros.notebooks.build import notebook_bytes
-from tests.sitebuild import copy_project, environment, page_text
+from tests.sitebuild import PROJECT, copy_project, environment, page_text
 
 pytestmark = pytest.mark.build  # renders every lesson and builds the result
 
@@ -67,7 +68,7 @@ def test_no_template_syntax_is_left(exported):
     ],
 )
 def test_plain_material_shows_the_lessons_numbers(built, lesson, numbers):
-    text = page_text((built / "lessons" / lesson / "lesson" / "index.html").read_text(encoding="utf-8"))
+    text = page_text((built / "lessons" / lesson / "lesson.html").read_text(encoding="utf-8"))
     for number in numbers:
         assert number in text.replace("\u2212", "-"), (lesson, number)
 
@@ -84,5 +85,14 @@ def test_each_lesson_carries_its_notebook_and_links_it(exported, built):
         written = exported / "docs" / "lessons" / slug / f"{slug}.ipynb"
         assert written.read_bytes() == notebook_bytes(lesson_folders.load(lesson_folders.LESSONS / slug)), slug
         assert (built / "lessons" / slug / f"{slug}.ipynb").is_file(), slug
-        page = (built / "lessons" / slug / "lesson" / "index.html").read_text(encoding="utf-8")
-        assert f'href="../{slug}.ipynb">open the notebook</a>' in page, slug
+        page = (built / "lessons" / slug / "lesson.html").read_text(encoding="utf-8")
+        assert f'href="{slug}.ipynb">open the notebook</a>' in page, slug
+
+
+def test_the_pages_load_the_script_the_hooks_would_have_bundled(built):
+    """The project's hooks make the page script at build time; the export writes it as an asset."""
+    assert (built / page_scripts.BUNDLE).read_bytes() == page_scripts.bundle(PROJECT)
+    assert (built / page_scripts.SHIM).is_file()
+    page = (built / "lessons" / "masks" / "lesson.html").read_text(encoding="utf-8")
+    assert '<script src="../../assets/js/book.js" defer></script>' in page
+    assert not (built / "assets" / "js" / "page.js").exists()  # the modules are the bundle's sources

@@ -207,7 +207,7 @@ class TestGeneratedLesson:
 
     def test_the_page_shows_the_starter_numbers(self, generated):
         _, _, _, result = generated
-        page = result.page("lessons/my-topic")
+        page = result.page("lessons/my-topic/index.html")
         n = starter_numbers()
         for name in ("Q", "K"):  # whole numbers, written as such in the matrices
             for row in n[name]:
@@ -219,7 +219,7 @@ class TestGeneratedLesson:
 
     def test_the_graded_answer_is_not_shown_before_its_question(self, generated):
         _, _, _, result = generated
-        page = result.page("lessons/my-topic")
+        page = result.page("lessons/my-topic/index.html")
         n = starter_numbers()
         answer = n["weights"][2][0]
         question = page.index("Now take")
@@ -232,7 +232,7 @@ class TestGeneratedLesson:
 
     def test_the_page_speaks_to_readers(self, generated):
         _, _, _, result = generated
-        page = result.page("lessons/my-topic")
+        page = result.page("lessons/my-topic/index.html")
         article = page[page.index(f"Chapter {len(CHAPTERS)}, lesson {BOOK_LESSONS + 1}") :]
         for word in ("fixture", "engine", "YAML", "tests", "issue"):
             assert word not in article

@@ -137,6 +137,15 @@ def test_edits_to_template_and_engine_show(server, project, tmp_path):
     assert differing(server.folder, clean_build_as_served(project, server, tmp_path)) == []
 
 
+def test_an_edit_to_a_script_module_is_bundled_into_the_served_page_script(server, project):
+    """Pages load the bundle (macros/page_scripts.py), not the modules an author edits."""
+    assert "Lock in another answer" in server.page("assets/js/book.js")
+    module = project / "docs/assets/js/predict.js"
+    server.rebuilt_after(lambda: edit(module, '"Lock in another answer"', '"Lock in a new answer"'))
+    served = server.page("assets/js/book.js")
+    assert "Lock in a new answer" in served and "Lock in another answer" not in served
+
+
 def test_a_mistake_shows_on_the_page_and_the_server_survives(server, project):
     fixture = project / LESSON / "fixture.yaml"
     server.rebuilt_after(lambda: edit(fixture, "- [1, 1, -1, 1]", "- [1, 1, -1]"))

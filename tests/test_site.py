@@ -13,9 +13,10 @@ import pytest
 
 from macros.notebooks import slug_file_name
 from macros.sources import fixture
-from tests.sitebuild import build, edit
+from tests.sitebuild import build, edit, lesson_page
 
 LESSON = "lessons/two-heads-separate-projections"
+PAGE = lesson_page("two-heads-separate-projections")
 
 
 @pytest.mark.build
@@ -30,7 +31,7 @@ class TestRealSite:
         ["0.707", "1.414", "0.248", "0.503", "0.752", "0.074", "0.306", "0.620", "-0.546", "0.926", "0.751"],
     )
     def test_first_lesson_shows_the_seed_numbers(self, site, number):
-        text = site.page(LESSON)
+        text = site.page(PAGE)
         assert re.search(rf"(?<![\d.]){re.escape(number)}(?!\d)", text.replace("\u2212", "-")), number
 
     @pytest.mark.parametrize(
@@ -49,17 +50,17 @@ class TestRealSite:
         ],
     )
     def test_track_lessons_show_the_seed_numbers(self, site, lesson, numbers):
-        text = site.page(lesson).replace("\u2212", "-")
+        text = site.page(f"{lesson}/index.html").replace("\u2212", "-")
         for number in numbers:
             assert number in text, (lesson, number)
 
     def test_solution_notes_the_rounding_only_because_it_is_true(self, site):
         # ALiBi's last row, by hand: e^-1.5 + e^-2 + e^-1.5 + e^0 = 0.2231 + 0.1353 + 0.2231 + 1
         # = 1.5816 -> 1.582, while the exponentials as shown, 0.223 + 0.135 + 0.223 + 1.000, give 1.581
-        assert "from them the result is 1.581; unrounded it is 1.582" in site.page("lessons/alibi")
+        assert "from them the result is 1.581; unrounded it is 1.582" in site.page(lesson_page("alibi"))
 
     def test_math_is_typeset_at_build_time(self, site):
-        page = (site.site / LESSON / "index.html").read_text(encoding="utf-8")
+        page = (site.site / PAGE).read_text(encoding="utf-8")
         assert 'class="katex"' in page and "arithmatex" not in page
 
     def test_the_search_index_reads_math_as_text(self, site):
@@ -74,14 +75,34 @@ class TestRealSite:
         text = " ".join(doc["title"] + " " + doc["text"] for doc in docs)
         assert all(word in text for word in ("GQA", "MQA", "RoPE"))
         assert "Hint 1" not in text  # hints open only after attempts
+        assert "needs JavaScript" not in text  # a widget's notice for readers without scripts
         assert not re.search(r"\d\.\d{3}, \d\.\d{3}, \d\.\d{3} [a-z]", text)  # no row of a table of numbers
-        glossary = [doc for doc in docs if doc["location"].startswith("glossary/")]
+        glossary = [doc for doc in docs if doc["location"].startswith("glossary.html")]
         assert len(glossary) > 5 and all(doc["text"].strip() for doc in glossary[1:])
 
+    def test_search_from_disk_reads_the_same_index_with_the_published_worker_shim(self, site):
+        """macros/site/compat.py, point 3: the offline plugin's script form of the index holds
+        the plain-math index, and the one worker shim the pages load is the site's own copy."""
+        index = (site.site / "search" / "search_index.json").read_text(encoding="utf-8")
+        assert (site.site / "search" / "search_index.js").read_text(encoding="utf-8") == f"var __index = {index}"
+        for page, prefix in (("index.html", ""), (PAGE, "../../")):
+            html = (site.site / page).read_text(encoding="utf-8")
+            shims = re.findall(r'<script src="([^"]*iframe-worker[^"]*)"', html)
+            assert shims == [f"{prefix}assets/vendor/iframe-worker/shim.js"], (page, shims)
+        assert (site.site / "assets/vendor/iframe-worker/shim.js").is_file()
+
+    def test_every_page_is_a_file_that_links_to_files(self, site):
+        """Opened from disk, a link to a folder shows a listing, not its page: every link between
+        pages names the page's file (use_directory_urls: false)."""
+        for name in ("index.html", "glossary.html", "authoring.html", PAGE):
+            html = (site.site / name).read_text(encoding="utf-8")
+            targets = set(re.findall(r'<a [^>]*href="([^"#:]+)(?:#[^"]*)?"', html))
+            assert targets and all(t.endswith((".html", ".ipynb")) for t in targets), (name, sorted(targets))
+
     def test_the_author_guide_is_off_the_readers_path(self, site):
-        lesson = (site.site / LESSON / "index.html").read_text(encoding="utf-8")
-        assert "authoring/" not in lesson and "Writing a lesson" not in lesson
-        assert "authoring/" in (site.site / "index.html").read_text(encoding="utf-8")
+        lesson = (site.site / PAGE).read_text(encoding="utf-8")
+        assert "authoring.html" not in lesson and "Writing a lesson" not in lesson
+        assert 'href="authoring.html"' in (site.site / "index.html").read_text(encoding="utf-8")
 
     def test_nothing_is_loaded_from_another_host(self, site):
         loads = re.compile(r"""(?:<script[^>]*\bsrc|<link[^>]*\bhref|<img[^>]*\bsrc|url\()\s*=?\s*["']?(https?:)?//""")
@@ -142,12 +163,14 @@ def test_a_forgiving_build_shows_every_mistake_on_its_page(project):
     edit(project / "docs/glossary.md", "# Glossary\n", "# Glossary\n\n$$\n\\frac{1}{\n$$\n")
     result = build(project, strict=False)
     assert result.returncode == 0, result.output
-    assert "fixture.yaml:6: X[2] (row 3): expected 4 numbers like the first row, got 3" in result.page(LESSON)
+    assert "fixture.yaml:6: X[2] (row 3): expected 4 numbers like the first row, got 3" in result.page(PAGE)
     assert not (result.site / LESSON / slug_file_name(LESSON.split("/")[1])).exists()
     assert (result.site / "lessons/kv-cache" / slug_file_name("kv-cache")).exists()
-    assert "is a tie as shown to 3 decimals, so no single position wins" in result.page("lessons/tracing-two-heads")
-    assert "typed number 0.768; show it with a helper" in result.page("lessons/masks")
-    assert "{{ kept }}" in result.page("lessons/attention-by-hand")
+    assert "is a tie as shown to 3 decimals, so no single position wins" in result.page(
+        lesson_page("tracing-two-heads")
+    )
+    assert "typed number 0.768; show it with a helper" in result.page(lesson_page("masks"))
+    assert "{{ kept }}" in result.page(lesson_page("attention-by-hand"))
     assert "glossary.md: malformed LaTeX" in result.output
     assert "Traceback" not in result.output
 

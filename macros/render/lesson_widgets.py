@@ -9,7 +9,7 @@ import numpy as np
 from macros import missing
 from macros.engine import variants
 from macros.errors import WidgetError
-from macros.render import figures, numbers, widgets
+from macros.render import figures, noscript, numbers, widgets
 
 
 def resolve(data, path):
@@ -93,5 +93,6 @@ def lab(lesson, name, caller):
         )
     return (
         f'<div class="abh-lab" data-lab="{name}" markdown>\n\n{caller()}\n\n'
-        '<p class="abh-lab-message" aria-live="polite" hidden></p>\n</div>'
+        '<p class="abh-lab-message" aria-live="polite" hidden></p>\n'
+        f"{noscript.notice('Editing the numbers here')}\n</div>"
     )

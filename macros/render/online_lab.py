@@ -11,6 +11,7 @@ import html
 import json
 
 from macros.engine import online
+from macros.render import noscript
 from macros.render.numbers import format_values
 
 HEADERS = ("keys", "running maximum m", "rescale exp(m_old − m_new)", "running sum l", "running reading acc")
@@ -62,5 +63,5 @@ def online_lab(head, row, block_size, places, label):
         f'<p><label>{html.escape(label)} <select class="abh-block-size">{options}</select></label></p>\n'
         f'<div class="abh-online-blocks">{_table(rows)}</div>\n'
         f'<p>Reading, acc / l: <span class="abh-online-reading">{html.escape(reading)}</span></p>\n'
-        "</div>"
+        f"{noscript.notice('Choosing another block size')}\n</div>"
     )

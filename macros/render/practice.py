@@ -27,6 +27,7 @@ import html
 import json
 
 from macros.engine import positions
+from macros.render import noscript
 from macros.render.numbers import format_rows, format_values
 from macros.sources import folders
 
@@ -205,7 +206,8 @@ def element(lesson):
         '<p class="abh-practice-intro">The same kind of question on new numbers. With scripts on, '
         "<em>New numbers</em> gives another set, and the answers are checked for you.</p>\n"
         f"{inputs_html(own.fixture, lesson.decimals, uses_params(practice))}\n"
-        f'<ol class="abh-practice-checks">\n{items}\n</ol>\n</div>'
+        f'<ol class="abh-practice-checks">\n{items}\n</ol>\n'
+        f"{noscript.notice('Drawing new numbers and checking your answers here')}\n</div>"
     )
 
 

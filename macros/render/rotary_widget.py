@@ -3,7 +3,8 @@
 The page reads fully without JavaScript: the widget is a sentence with the score at the
 starting positions and a table of scores at several pairs of positions, all computed here.
 docs/assets/js/rotary-lab.js (which recomputes with steps-extra.js, the twin of
-macros/engine/positions.py) adds two sliders and buttons that move both positions at once.
+macros/engine/positions.py), started by the page's script where this widget is, adds two
+sliders and buttons that move both positions at once.
 
 Contract: ``.abh-rotary[data-q][data-k][data-base][data-places][data-q-position]
 [data-k-position][data-max]``; ``[data-role]`` spans hold q-position, k-position, offset
@@ -14,10 +15,9 @@ import html
 import json
 
 from macros.engine import positions
+from macros.render import noscript
 from macros.render.numbers import format_values
 from macros.render.tables import markdown_table
-
-SCRIPT = "../../assets/js/rotary-lab.js"
 
 
 def _attrs(**values):
@@ -53,7 +53,6 @@ def lab(q, k, base, q_position, k_position, pairs, places, largest=12):
     return (
         f'<div {attrs} markdown>\n\n<p class="abh-rotary-text" aria-live="polite">'
         f"{sentence(q, k, q_position, k_position, base, places)}</p>\n"
-        '<div class="abh-rotary-controls"></div>\n\n'
+        f'<div class="abh-rotary-controls">{noscript.notice("Moving the two positions")}</div>\n\n'
         f"{table}\n\n</div>\n"
-        f'<script type="module" src="{SCRIPT}"></script>'
     )

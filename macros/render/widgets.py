@@ -1,7 +1,9 @@
 """HTML for the interactive parts of a lesson, written so the page reads fully without them.
 
 Every widget is plain HTML that makes sense with JavaScript off (questions as a list,
-answers and hints in collapsible blocks, numbers and figures already computed).
+answers and hints in collapsible blocks, numbers and figures already computed), and says,
+where its controls would be, that they need JavaScript and how to get it
+(macros/render/noscript.py).
 docs/assets/js/page.js and the modules it loads (checks.js, predict.js, takeaway.js,
 labs.js, practice.js) enhance it in the reader's browser. The answers are the build-time
 engine's numbers, written into data attributes here, so nothing drifts.
@@ -53,6 +55,7 @@ import json
 import numpy as np
 
 from macros.errors import WidgetError
+from macros.render.noscript import notice
 from macros.render.numbers import format_masked, format_values
 
 # The book's one rule for worked solutions: they open after a right answer or after this many
@@ -107,6 +110,7 @@ def gate(name, questions, need, tolerance, with_prediction=None, recall=False):
         f'<div class="abh-gate" {_attrs(data_gate=name, data_need=need, data_tolerance=_number(tolerance), **extra)}'
         " data-search-exclude>\n"
         f'<ol class="abh-checks">\n{items}\n</ol>\n'
+        f"{notice('Checking your answers here')}\n"
         f'<p class="abh-status" aria-live="polite" hidden></p>\n</div>'
     )
 
@@ -138,13 +142,17 @@ def predict(name, question, options):
     return (
         f'<div class="abh-predict" {_attrs(data_predict=name, data_correct=holding[0])} data-search-exclude>\n'
         f'<fieldset><legend class="abh-question">{html.escape(question)}</legend>\n{choices}\n</fieldset>\n'
+        f"{notice('Locking in your prediction here')}\n"
         '<details class="abh-predict-feedback" data-predict-feedback><summary>What each answer means</summary>\n'
         f"<ol>\n{feedback}\n</ol>\n</details>\n</div>"
     )
 
 
 def takeaway(name, text):
-    return f'<div class="abh-takeaway" {_attrs(data_takeaway=name)}>\n<p>{html.escape(text)}</p>\n</div>'
+    return (
+        f'<div class="abh-takeaway" {_attrs(data_takeaway=name)}>\n<p>{html.escape(text)}</p>\n'
+        f"{notice('Writing and keeping your own takeaway here')}\n</div>"
+    )
 
 
 def editor(field, matrix, label, decimals):

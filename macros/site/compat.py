@@ -1,7 +1,7 @@
 """The one module that relies on what MkDocs and Material do without documenting it.
 
 Everything else in macros/ uses documented APIs only: MkDocs' plugin events and ``File``,
-mkdocs-macros' ``define_env`` and ``on_pre_page_macros``, Jinja's public classes. Two
+mkdocs-macros' ``define_env`` and ``on_pre_page_macros``, Jinja's public classes. Three
 things no documented API allows are here, each checked by a test that fails when upstream
 behaviour changes:
 
@@ -14,6 +14,12 @@ behaviour changes:
    skips a page whose output is newer than its source): ``macros.site.serving`` removes the
    output of a page whose sources changed outside its own file (tests/test_serve.py checks
    which pages a fixture edit rebuilds).
+3. **Search from disk with no other host** (no code here, only what mkdocs.yml relies on):
+   Material's offline plugin copies ``search_index.json`` into ``search_index.js`` after
+   every other ``on_post_build`` (so the copy has ``readable_index``'s plain math), and adds
+   a Web Worker shim from a CDN to ``extra.polyfills`` unless an entry there already names
+   ``iframe-worker``; mkdocs.yml lists the copy the build publishes (tests/test_site.py
+   checks both, and that no page loads anything from another host).
 
 The search plugin indexes each page's HTML before the math is typeset, so a formula is
 still its TeX source between arithmatex's delimiters (``\\(…\\)``, ``\\[…\\]``).

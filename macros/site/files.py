@@ -1,10 +1,14 @@
-"""The site's files beyond docs/: each lesson's page, its notebook and its practice data.
+"""The site's files beyond docs/: each lesson's page, its notebook and its practice data, and
+the scripts every page loads.
 
-A lesson's page source is ``lessons/<slug>/lesson.md``, published at ``lessons/<slug>/``.
-Its notebook and its practice data (``practice.js``) are site files made at build time with
-the page (MkDocs' documented ``File.generated``), never written into the sources, so the
-strict build's link check sees the page's link to its notebook. A lesson whose page fails
-gets neither: its page shows the mistake instead.
+A lesson's page source is ``lessons/<slug>/lesson.md``, published as
+``lessons/<slug>/index.html``: a file, which a reader who opened the site from disk can
+follow a link to, at the address a server gives ``lessons/<slug>/`` as well. Its notebook
+and its practice data (``practice.js``) are site files made at build time with the page
+(MkDocs' documented ``File.generated``), never written into the sources, so the strict
+build's link check sees the page's link to its notebook. A lesson whose page fails gets
+neither: its page shows the mistake instead. The page scripts (``macros.page_scripts``) are
+made on every build, so an edit to a module under ``make serve`` is served at the next reload.
 """
 
 import contextlib
@@ -12,6 +16,7 @@ import os
 
 from mkdocs.structure.files import File
 
+from macros import page_scripts
 from macros.errors import LessonError
 from macros.notebooks import slug_file_name
 from macros.sources import folders
@@ -23,11 +28,24 @@ def made_uris(slug):
 
 
 def add_lessons(files, config, root):
-    """Each lessons/<slug>/lesson.md is published at lessons/<slug>/ beside the docs pages."""
+    """Each lessons/<slug>/lesson.md is published as lessons/<slug>/index.html, in the folder of
+    its notebook and practice data, beside the docs pages."""
     for folder in folders.folders(root / "lessons"):
         src = folders.src_uri(folder.name)
-        dest = f"lessons/{folder.name}/index.html" if config.use_directory_urls else f"lessons/{folder.name}.html"
+        dest = f"lessons/{folder.name}/index.html"
         files.append(File(src, str(root), config.site_dir, config.use_directory_urls, dest_uri=dest))
+
+
+def add_page_scripts(files, config, root, failed):
+    """The bundled page script and the worker shim. When they cannot be made, ``failed`` is
+    called (a strict build's stop): the pages still read fully without them."""
+    try:
+        made = page_scripts.published(root)
+    except page_scripts.ScriptsError as error:
+        failed(error)
+        return
+    for uri, content in made.items():
+        files.append(File.generated(config, uri, content=content))
 
 
 def add_made_files(files, config, book):

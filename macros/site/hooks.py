@@ -1,7 +1,8 @@
 """MkDocs hooks: each documented event hands its work to the module whose job it is.
 
 - the nav: the track's chapters after Home (``macros.sources.track``);
-- the site's files: lesson pages, their notebooks and practice data (``macros.site.files``);
+- the site's files: lesson pages, their notebooks and practice data, the page scripts
+  (``macros.site.files``);
 - partial rebuilds under ``make serve`` (``macros.site.serving``);
 - math typeset at build time (``macros.site.math``);
 - the search index with readable math (``macros.site.compat``), and the tables and figures
@@ -52,6 +53,7 @@ def on_pre_build(config):
 def on_files(files, config):
     book = plugin.book_of(config)
     site_files.add_lessons(files, config, root_of(config))
+    site_files.add_page_scripts(files, config, root_of(config), _stop_or_say)
     if book is not None:
         site_files.add_made_files(files, config, book)
         serving.mark_stale(files, book)

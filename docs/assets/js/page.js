@@ -8,9 +8,15 @@
  *
  * Modules by job: state.js (the reader's stored work), dom.js, typed-numbers.js (reading and
  * grading a typed number), checks.js (gates, hints, folds), predict.js, takeaway.js (the
- * reader's own words), track.js (progress across lessons). A page loads the heavier ones only
- * when it has what they drive: labs.js (with the engine's twin), practice.js and online-lab.js.
+ * reader's own words), track.js (progress across lessons), and the widgets only some pages
+ * have: labs.js (with the engine's twin), practice.js, online-lab.js and rotary-lab.js, which
+ * start only on a page that has them.
  * When everything is enhanced, <html> gets data-abh-ready (the browser tests wait for it).
+ *
+ * Pages do not load these modules: the build bundles this file and everything it imports into
+ * one classic script, assets/js/book.js (macros/page_scripts.py), because browsers refuse
+ * modules from a folder on disk. The dynamic imports below stay lazy in the bundle: a widget's
+ * module runs only where the page has that widget.
  */
 
 import { makeFold, makeGate, makeHints } from "./checks.js";
@@ -68,6 +74,7 @@ async function optional(root, page) {
     root.querySelector(".abh-lab[data-lab]") ? import("./labs.js") : null,
     root.querySelector(".abh-practice[data-practice]") ? import("./practice.js") : null,
     root.querySelector(".abh-online-lab") ? import("./online-lab.js") : null, // it starts itself
+    root.querySelector(".abh-rotary") ? import("./rotary-lab.js") : null, // so does this one
   ]);
   if (labs) page.labs.push(...[...root.querySelectorAll(".abh-lab[data-lab]")].map((el) => labs.makeLab(el, page)).filter(Boolean));
   if (practice) {

@@ -1,0 +1,67 @@
+"""The scripts every page loads, as files the site publishes: made at build time, never committed.
+
+- ``assets/js/book.js``: the page's script (``docs/assets/js/page.js`` and every module it
+  imports, the labs, the practice and the engine's twin among them) bundled by esbuild into
+  one classic script, an IIFE. Browsers refuse ES modules from ``file://``; a classic script
+  loads from a folder on disk as it does over HTTP, so one file serves both. The modules stay
+  the source authors edit (node imports them in tests/js); the bundle is their build output.
+  It is strict code, as modules are, and minified: the modules' docstrings are for authors.
+  Bundled whole it weighs less (gzip) than the modules every page loaded one by one before.
+- ``assets/vendor/iframe-worker/shim.js``: Material's search runs in a Web Worker, which a
+  page opened from disk may not start; this shim (the iframe-worker package, by Material's
+  author, for this purpose) stands in for ``Worker`` on ``file://`` only. Material's offline
+  plugin would load it from a CDN; mkdocs.yml lists this copy instead (``macros.site.compat``).
+
+Both come from ``node_modules/``, which ``npm ci`` installs from package-lock.json (the
+Makefile's environment step does). The MkDocs hooks publish them (``macros.site.hooks``);
+``python -m macros render DIR`` writes them beside the exported pages.
+"""
+
+import subprocess
+from pathlib import Path
+
+ENTRY = "docs/assets/js/page.js"
+BUNDLE = "assets/js/book.js"
+SHIM = "assets/vendor/iframe-worker/shim.js"
+ESBUILD = Path("node_modules/.bin/esbuild")
+SHIM_SOURCE = Path("node_modules/iframe-worker/shim/index.js")
+
+# es2020: browsers from 2020 on parse it (optional chaining and ?? are its newest syntax).
+# The banner makes the whole file strict, as the modules were: esbuild's IIFE does not.
+OPTIONS = ("--bundle", "--format=iife", "--minify", "--target=es2020", "--legal-comments=none", "--log-level=error")
+BANNER = '--banner:js="use strict";'
+
+INSTALL = "run `make` (or `npm ci`) in the project folder to install it"
+
+
+class ScriptsError(Exception):
+    """The page's scripts could not be made: a tool is missing, or a module does not bundle."""
+
+
+def bundle(root):
+    """The bytes of book.js: the page's script and its modules as one strict classic script."""
+    root = Path(root)
+    esbuild = root / ESBUILD
+    if not esbuild.exists():
+        raise ScriptsError(f"{ESBUILD} is missing, and it bundles the page's script: {INSTALL}")
+    try:
+        result = subprocess.run([str(esbuild), ENTRY, *OPTIONS, BANNER], cwd=root, capture_output=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise ScriptsError(f"{ESBUILD} did not run ({error}): {INSTALL}") from None
+    if result.returncode != 0:
+        said = result.stderr.decode("utf-8", "replace").strip()
+        raise ScriptsError(f"{ENTRY} and its modules did not bundle:\n{said}")
+    return result.stdout
+
+
+def worker_shim(root):
+    """The bytes of the Web Worker shim search needs on ``file://``."""
+    try:
+        return (Path(root) / SHIM_SOURCE).read_bytes()
+    except OSError:
+        raise ScriptsError(f"{SHIM_SOURCE} is missing, and search from a folder on disk needs it: {INSTALL}") from None
+
+
+def published(root):
+    """{site path: bytes} of every script made at build time."""
+    return {BUNDLE: bundle(root), SHIM: worker_shim(root)}
