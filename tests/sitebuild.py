@@ -166,6 +166,21 @@ def differing(left, right):
     return sorted(found)
 
 
+def first_difference(left, right, paths):
+    """The first lines that differ in the first of ``paths``: what a failed identity test shows."""
+    import difflib
+
+    if not paths:
+        return ""
+    name = paths[0]
+    sides = [Path(root) / name for root in (left, right)]
+    if not all(side.is_file() for side in sides):
+        return f"{name}: only on one side"
+    lines = [side.read_text(encoding="utf-8", errors="replace").splitlines() for side in sides]
+    diff = difflib.unified_diff(*lines, fromfile=f"left/{name}", tofile=f"right/{name}", lineterm="", n=1)
+    return "\n".join(line[:300] for line in list(diff)[:40])
+
+
 def edit(path, old, new):
     """Replace one exact passage in a copied file; fail loudly if the passage is not there."""
     path = Path(path)

@@ -11,7 +11,7 @@ import shutil
 
 import pytest
 
-from tests.sitebuild import build, differing, edit
+from tests.sitebuild import build, differing, edit, first_difference
 
 pytestmark = pytest.mark.build
 
@@ -65,7 +65,8 @@ def test_after_an_edit_the_warm_build_is_the_clean_build(project, tmp_path, kind
     shutil.rmtree(project / ".cache")
     clean = build(project, site=tmp_path / "clean", fixed_date=True)
     assert clean.returncode == 0, clean.output
-    assert differing(warm.site, clean.site) == []
+    found = differing(warm.site, clean.site)
+    assert found == [], first_difference(warm.site, clean.site, found)
     assert any((project / ".cache" / "pages").iterdir()) and any((project / ".cache" / "katex").iterdir())
 
 
@@ -74,4 +75,5 @@ def test_the_caches_change_no_byte_of_an_unedited_build(project, tmp_path):
     shutil.rmtree(project / ".cache")
     clean = build(project, site=tmp_path / "clean", fixed_date=True)
     assert warm.returncode == clean.returncode == 0
-    assert differing(warm.site, clean.site) == []
+    found = differing(warm.site, clean.site)
+    assert found == [], first_difference(warm.site, clean.site, found)

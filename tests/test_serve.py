@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.sitebuild import PROJECT, build, differing, edit, environment
+from tests.sitebuild import PROJECT, build, differing, edit, environment, first_difference
 
 pytestmark = pytest.mark.serve
 
@@ -99,17 +99,33 @@ def times(folder):
     return {path.relative_to(folder).as_posix(): path.stat().st_mtime_ns for path in folder.rglob("*.html")}
 
 
-def clean_build_as_served(project, server, tmp_path):
-    """The edited project built from nothing, with the served address as its site_url."""
-    config = project / "mkdocs.served.yml"
+def clean_build_as_served(project, server, place):
+    """The edited project built from nothing, with the served address as its site_url.
+
+    It is built in a copy outside the project: a build inside it writes files the server
+    watches (compiled modules under macros/), and the rebuild they start would rewrite the
+    served folder while the test reads it."""
+    copy = place / "project"
+    shutil.copytree(project, copy, symlinks=True, ignore=shutil.ignore_patterns(".cache", "__pycache__", "temporary"))
+    config = copy / "mkdocs.served.yml"
     config.write_text(f"INHERIT: mkdocs.yml\nsite_url: http://127.0.0.1:{server.port}/\n", encoding="utf-8")
-    shutil.rmtree(project / ".cache", ignore_errors=True)
-    result = build(project, strict=False, site=tmp_path / "clean", config="mkdocs.served.yml", fixed_date=True)
+    result = build(copy, strict=False, site=place / "clean", config="mkdocs.served.yml", fixed_date=True)
     assert result.returncode == 0, result.output
     return result.site
 
 
-def test_a_fixture_edit_rebuilds_its_page_and_readers_and_serves_what_a_clean_build_makes(server, project, tmp_path):
+def assert_served_as_built_clean(project, server, place):
+    """The served folder is byte for byte a clean build; no rebuild ran while it was compared."""
+    reloads = server.count(RELOADED)
+    clean = clean_build_as_served(project, server, place)
+    found = differing(server.folder, clean)
+    assert server.count(RELOADED) == reloads, "the server rebuilt while the test compared:\n" + "".join(server.lines)
+    assert found == [], first_difference(server.folder, clean, found)
+
+
+def test_a_fixture_edit_rebuilds_its_page_and_readers_and_serves_what_a_clean_build_makes(
+    server, project, tmp_path_factory
+):
     before = times(server.folder)
     fixture = project / "lessons/attention-by-hand/fixture.yaml"
     server.rebuilt_after(lambda: edit(fixture, "[2, -1]", "[2, -1.5]"))
@@ -122,10 +138,10 @@ def test_a_fixture_edit_rebuilds_its_page_and_readers_and_serves_what_a_clean_bu
         "lessons/attention-by-hand/index.html",
         "lessons/two-heads-of-dimension-one/index.html",
     ]
-    assert differing(server.folder, clean_build_as_served(project, server, tmp_path)) == []
+    assert_served_as_built_clean(project, server, tmp_path_factory.mktemp("clean"))
 
 
-def test_edits_to_template_and_engine_show(server, project, tmp_path):
+def test_edits_to_template_and_engine_show(server, project, tmp_path_factory):
     assert "0.503" in server.page(f"{LESSON}/")
     server.rebuilt_after(lambda: edit(project / LESSON / "lesson.md", "## The input", "## The input rows"))
     assert "The input rows" in server.page(f"{LESSON}/")
@@ -134,7 +150,7 @@ def test_edits_to_template_and_engine_show(server, project, tmp_path):
     edit(project / "macros/engine/steps.py", "return 1.0 / np.sqrt(d_k)", "return 1.0 / d_k")
     server.wait_until(STARTED, started + 1)
     assert "0.500" in server.page(f"{LESSON}/")
-    assert differing(server.folder, clean_build_as_served(project, server, tmp_path)) == []
+    assert_served_as_built_clean(project, server, tmp_path_factory.mktemp("clean"))
 
 
 def test_an_edit_to_a_script_module_is_bundled_into_the_served_page_script(server, project):
