@@ -9,7 +9,7 @@ module's ``names``, is registered as a whole, so the registry can say where a na
 
 import numpy as np
 
-from macros import claims, encodings, explain, facts, glossary, scaling, shown, whatif
+from macros import claims, encodings, explain, facts, glossary, scaling, shown, tile_facts, whatif
 from macros.engine import decode_cost, fused, steps, variants
 from macros.registry import Registry
 from macros.render import (
@@ -69,6 +69,7 @@ def formatting(places):
         "holds_as_shown": lambda result, from_shown: arithmetic.holds_as_shown(result, from_shown, places),
         "changed_by": lambda new, old: arithmetic.changed_by(new, old, places),
         "a_an": numbers.a_an,
+        "given": numbers.given,
         "paragraph": lambda text: "\n" + text if text else "",
         # Winners judged on the numbers as the page shows them.
         "argmax": lambda v: claims.argmax(v, places),
@@ -168,7 +169,7 @@ def words():
 def site_registry():
     """The names every page sees, lesson or not."""
     registry = Registry()
-    for group in (words, comparisons, layer_variants, whatif.names):
+    for group in (words, comparisons, layer_variants, whatif.names, tile_facts.names):
         registry.add(group, group())
     return registry
 

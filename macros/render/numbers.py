@@ -82,3 +82,12 @@ def a_an(text):
         lead = digits[: len(digits)] if len(digits) <= 2 else digits[: (len(digits) - 1) % 3 + 1]
         return "an" if lead.startswith("8") or lead in ("11", "18") else "a"
     return "an" if first[:1] in ("a", "e", "i", "o") else "a"
+
+
+def given(value):
+    """A number the author set rather than computed (a tolerance, a text length, a count of
+    tiles), written as a reader writes it: whole numbers with thousands separators
+    (``32,768``), others in their shortest exact form (``0.01``), minus as a minus sign."""
+    value = float(value)
+    text = f"{int(value):,}" if value.is_integer() else repr(value)
+    return text.replace("-", MINUS)
