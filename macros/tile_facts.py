@@ -1,0 +1,42 @@
+"""What the causal mask does to each tile of FlashAttention's pass, and whether the tiles'
+running values are the online softmax's: facts the tiles lesson states, computed here so
+that its template only names them."""
+
+from types import SimpleNamespace
+
+import numpy as np
+
+
+def seen(tile, visible):
+    """The tile's part of the mask: which of its queries may see which of its keys."""
+    (q0, q1), (k0, k1) = tile.query_block, tile.key_block
+    return np.asarray(visible, dtype=bool)[q0:q1, k0:k1]  # (b_q, b_k)
+
+
+def tile_kinds(tiles, visible):
+    """How many tiles hide some pair, hide every pair, lie wholly above the diagonal (every key
+    after every query), and sit on the diagonal with some pairs hidden and some seen."""
+    parts = [(tile, seen(tile, visible)) for tile in tiles]
+    return SimpleNamespace(
+        hidden=sum(not part.all() for _, part in parts),
+        empty=sum(not part.any() for _, part in parts),
+        above=sum(tile.key_block[0] >= tile.query_block[1] for tile, _ in parts),
+        diagonal=sum(tile.key_block == tile.query_block and part.any() and not part.all() for tile, part in parts),
+    )
+
+
+def follow_online(tiles, online_blocks):
+    """Whether each tile leaves its queries with the running maximum and sum the online
+    softmax has after the same key block (tiles run query block by query block)."""
+    count = len(online_blocks)
+    for index, tile in enumerate(tiles):
+        block = online_blocks[index % count]
+        rows = slice(*tile.query_block)
+        if not (np.allclose(tile.running_max, block.m[rows], rtol=0, atol=1e-12) and
+                np.allclose(tile.running_sum, block.l[rows], rtol=0, atol=1e-12)):
+            return False
+    return True
+
+
+def names():
+    return {"tile_kinds": tile_kinds, "tiles_follow_online": follow_online}
