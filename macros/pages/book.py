@@ -15,14 +15,11 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from macros.errors import LessonError
-from macros.pages import cache, environment, located
-from macros.sources import folders, front_matter, prose, reads, track
+from macros.pages import cache, checks, environment, located
+from macros.pages.checks import PageError
+from macros.sources import folders, front_matter, reads, track
 
 TRACK = ":track"  # the named dependency every page has: the nav, titles and prerequisites
-
-
-class PageError(LessonError):
-    """A page that could not be rendered; its text is the one located line an author reads."""
 
 
 class Lessons(Mapping):
@@ -191,52 +188,30 @@ class Book:
         return self._render(name, context.page_names(extra))
 
     def _lesson_page(self, slug):
-        from macros import context, notebooks, redone, unseen
-        from macros.notebooks.build import notebook_bytes
+        """The lesson's Markdown, checked, with its facts line; and the files made with it."""
+        from macros import context, notebooks
         from macros.render import practice, widgets
         from macros.render import track as track_render
 
         lesson = self._lesson(slug)
         name = f"lessons/{slug}/{folders.LESSON_FILE}"
         template = reads.read_bytes(self.root / name).decode("utf-8")
-        self._refuse_typed_values(name, template, lesson)
-        markdown = self._render(
-            name, context.lesson_names(lesson, self.environment, {self.book_names: self.book_names()})
-        )
-        try:  # a graded answer must not be on the page above its question
-            markdown = unseen.enforce(name, markdown, lesson.decimals, template)
-        except LessonError as error:
-            raise PageError(str(error)) from None
-        for miss in redone.misses(markdown, lesson.decimals):  # a shown calculation must check out
-            raise PageError(f"{name}: {miss}")
+        checks.refuse_typed_values(name, template, lesson)
+        names = context.lesson_names(lesson, self.environment, {self.book_names: self.book_names()})
+        markdown = checks.checked(name, self._render(name, names), lesson, template)
         markdown = practice.placed(lesson, markdown)
         if slug in self.entries:
             entry = self.entries[slug]
             data = widgets.lesson_data(slug, entry.title, lesson.decimals, lesson.plain_fixture, entry.meta)
             facts = track_render.facts(entry, self.entries) + "\n" + notebooks.page_link(lesson) + "\n" + data
             markdown = with_facts(markdown, facts + "\n")
-        try:
-            files = {"notebook": notebook_bytes(lesson).decode("utf-8")}
-        except LessonError as error:
-            raise PageError(str(error)) from None
-        if lesson.practice is not None:
-            files["practice"] = practice.data_script(lesson)
-        return markdown, files
+        return markdown, checks.made_with(lesson)
 
     def _lesson(self, slug):
         try:
             return self.lessons.value(slug)
         except LessonError as error:
             raise PageError(str(error)) from None
-
-    @staticmethod
-    def _refuse_typed_values(name, template, lesson):
-        """A decimal typed in the prose, or a position, count or label typed in a claim, is a
-        value no helper computed: refused, with the others of its kind named too."""
-        labels = {*lesson.fixture.query_labels, *lesson.fixture.key_labels}
-        message = prose.typed_numbers_message(name, template) or prose.typed_in_claims_message(name, template, labels)
-        if message:
-            raise PageError(message)
 
     def _render(self, name, values):
         env = self.environment
