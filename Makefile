@@ -48,15 +48,18 @@ lesson: $(STAMP)
 # every test module again, about two seconds of test-fast. An empty value is unset for Python.
 test test-fast test-torch: export PYTHONDONTWRITEBYTECODE :=
 
-# Every check: ruff, then every test (site builds, mkdocs serve and Chromium included).
+JOBS ?= 2
+
+# Every check: ruff, then every test (site builds, mkdocs serve and Chromium included), on
+# two processes (pytest-xdist, a test module to each in turn, the long ones first:
+# tests/conftest.py). JOBS=1 runs them in one process.
 test: $(STAMP) lint
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q $(if $(filter-out 1,$(JOBS)),-n $(JOBS) --dist loadfile)
 
 # The inner loop: every test that builds nothing, serves nothing and drives no browser,
 # with fewer property-test cases (the "fast" profile in tests/conftest.py), on two processes
 # (pytest-xdist, a test module to each in turn). JOBS=1 runs it in one process: a second or
 # two slower to wait for, but with 40% less CPU time, kinder to a machine busy with other work.
-JOBS ?= 2
 test-fast: $(STAMP)
 	$(PY) -m pytest -q -m "not (build or serve or browser or slow)" --hypothesis-profile=fast \
 		$(if $(filter-out 1,$(JOBS)),-n $(JOBS) --dist loadfile)

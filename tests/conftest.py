@@ -24,6 +24,15 @@ def pytest_collection_modifyitems(items):
         for name, marker in FIXTURE_MARKERS.items():
             if name in item.fixturenames and not item.get_closest_marker(marker):
                 item.add_marker(marker)
+    longest_first(items)
+
+
+def longest_first(items):
+    """Test modules that build, serve, drive a browser or run slow sweeps go first, the quick
+    ones after: `make test` hands whole modules to two processes (pytest-xdist, --dist
+    loadfile), and a long module started last would leave one process idle while it runs."""
+    slow = {item.module.__name__ for item in items if any(item.get_closest_marker(m) for m in SLOW_MARKERS)}
+    items.sort(key=lambda item: item.module.__name__ not in slow)
 
 
 @pytest.hookimpl(wrapper=True)
