@@ -32,8 +32,10 @@ def follow_online(tiles, online_blocks):
     for index, tile in enumerate(tiles):
         block = online_blocks[index % count]
         rows = slice(*tile.query_block)
-        if not (np.allclose(tile.running_max, block.m[rows], rtol=0, atol=1e-12) and
-                np.allclose(tile.running_sum, block.l[rows], rtol=0, atol=1e-12)):
+        if not (
+            np.allclose(tile.running_max, block.m[rows], rtol=0, atol=1e-12)
+            and np.allclose(tile.running_sum, block.l[rows], rtol=0, atol=1e-12)
+        ):
             return False
     return True
 
