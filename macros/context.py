@@ -9,7 +9,7 @@ module's ``names``, is registered as a whole, so the registry can say where a na
 
 import numpy as np
 
-from macros import claims, encodings, explain, facts, glossary, scaling, shown, tile_facts, whatif
+from macros import claims, cost_facts, encodings, explain, facts, glossary, scaling, shown, tile_facts, whatif
 from macros.engine import decode_cost, fused, steps, variants
 from macros.registry import Registry
 from macros.render import (
@@ -169,7 +169,7 @@ def words():
 def site_registry():
     """The names every page sees, lesson or not."""
     registry = Registry()
-    for group in (words, comparisons, layer_variants, whatif.names, tile_facts.names):
+    for group in (words, comparisons, layer_variants, whatif.names, tile_facts.names, cost_facts.names):
         registry.add(group, group())
     return registry
 
