@@ -8,7 +8,7 @@ columns a to b − 1, so ``columns(M, 0, 2)`` is the first two columns.
 
 import numpy as np
 
-from macros.claims import argmax, equal
+from macros.claims import argmax, equal, roughly_equal
 from macros.errors import LessonError
 
 
@@ -117,6 +117,20 @@ def unequal_rows(A, B):
     ``equal_rows`` counts the rows it left alone."""
     A, B = _matrix(A), _matrix(B)
     return [r for r in range(A.shape[0]) if not equal(A[r], B[r])]
+
+
+def cache_holds_first_rows(head, steps, within=1e-12):
+    """Whether every decoding step's cache is the first rows of the head's K and V, computed
+    all at once: step t holds t + 1 keys and values (``K_cache``: (t + 1, d_k)), its query sees
+    t + 1 keys under the causal mask, and it scores every cached key once. This is what makes
+    the cache an exact shortcut rather than an approximation."""
+    return all(
+        roughly_equal(s.K_cache, head.K[: s.t + 1], within)  # (t + 1, d_k)
+        and roughly_equal(s.V_cache, head.V[: s.t + 1], within)  # (t + 1, d_v)
+        and head.visible[s.t].sum() == s.t + 1
+        and len(s.scores) == len(s.K_cache)
+        for s in steps
+    )
 
 
 def sinusoidal_frequencies(d_model, base=10000):
@@ -245,6 +259,7 @@ def names(places):
         "unequal_columns": unequal_columns,
         "unequal_rows": unequal_rows,
         "sinusoidal_frequencies": sinusoidal_frequencies,
+        "cache_holds_first_rows": cache_holds_first_rows,
         "equal_rows": equal_rows,
         "per_head": per_head,
         "first_true": first_true,

@@ -3,8 +3,10 @@ case worked by hand or held to an identity."""
 
 from types import SimpleNamespace
 
-from macros import cost_facts
-from macros.engine import cost
+import numpy as np
+
+from macros import cost_facts, facts
+from macros.engine import cost, decoding
 
 
 def test_window_costs_by_hand():
@@ -22,3 +24,14 @@ def test_prefill_sides_kept_by_hand():
     row = SimpleNamespace(n=1, prefill=SimpleNamespace(macs=100, bytes_read=10, intensity=10.0))
     assert cost_facts.prefill_sides_kept([row], 1, 1, 5)
     assert not cost_facts.prefill_sides_kept([row], 1, 1, 9)
+
+
+def test_the_cache_holds_the_first_rows_of_k_and_v():
+    # The KV cache lesson's identity: step t's cache is rows 1..t + 1 of K = X W_K and V = X W_V.
+    X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    W_K, W_V = np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([[0.0, 1.0], [1.0, 0.0]])
+    steps = decoding.decode(X, np.eye(2), W_K, W_V).steps
+    head = SimpleNamespace(K=X @ W_K, V=X @ W_V, visible=np.tril(np.ones((3, 3), dtype=bool)))
+    assert facts.cache_holds_first_rows(head, steps)
+    moved = SimpleNamespace(K=head.K + [[0, 0], [0, 0], [0, 1e-6]], V=head.V, visible=head.visible)
+    assert not facts.cache_holds_first_rows(moved, steps)
