@@ -1,12 +1,13 @@
 """The helpers that compute what a lesson template used to build in a loop, each on a small
 case worked by hand or held to an identity."""
 
+import math
 from types import SimpleNamespace
 
 import numpy as np
 
-from macros import cost_facts, facts
-from macros.engine import cost, decoding
+from macros import cost_facts, encodings, facts
+from macros.engine import cost, decoding, positions
 
 
 def test_window_costs_by_hand():
@@ -35,3 +36,26 @@ def test_the_cache_holds_the_first_rows_of_k_and_v():
     assert facts.cache_holds_first_rows(head, steps)
     moved = SimpleNamespace(K=head.K + [[0, 0], [0, 0], [0, 1e-6]], V=head.V, visible=head.visible)
     assert not facts.cache_holds_first_rows(moved, steps)
+
+
+def test_sinusoidal_rows_turn_by_one_position():
+    # sin(a + ω) and cos(a + ω) from sin a and cos a: the angle-addition formulas (Vaswani and
+    # others, 2017, section 3.5) make row p + 1 the turn of row p.
+    PE = positions.sinusoidal(6, 4)
+    assert encodings.turns_by_one(PE)
+    assert not encodings.turns_by_one(PE[[0, 2, 1, 3, 4, 5]])
+
+
+def test_half_layout_by_hand_and_reordered():
+    # d_k = 2: one pair, the same in both layouts, θ_0 = 1, so [1, 0] at position 1 turns by one
+    # radian to [cos 1, sin 1]. With d_k = 4, the reordered columns give the interleaved scores.
+    head = SimpleNamespace(Q_projected=np.array([[0.0, 1.0], [1.0, 0.0]]), K_projected=np.eye(2), scale=1.0)
+    half = encodings.half_layout(head, 10000)
+    assert np.allclose(half.Q[1], [math.cos(1), math.sin(1)], rtol=0, atol=1e-15)
+    assert np.allclose(half.Q[0], [0.0, 1.0], rtol=0, atol=0)  # position 0: no turn
+    rng = np.random.default_rng(0)
+    Q, K = rng.normal(size=(3, 4)), rng.normal(size=(3, 4))
+    half = encodings.half_layout(SimpleNamespace(Q_projected=Q, K_projected=K, scale=0.5), 100)
+    interleaved = positions.rotary(Q, range(3), 100) @ positions.rotary(K, range(3), 100).T  # (3, 3)
+    assert np.allclose(half.Qr @ half.Kr.T, interleaved, rtol=0, atol=1e-12)
+    assert np.allclose(half.weights.sum(axis=1), 1.0, rtol=0, atol=1e-15)
