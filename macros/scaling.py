@@ -36,6 +36,12 @@ def variance_rows(table, places):
     return [[str(d_k), *format_values([var, theory, scaled], places)] for d_k, var, scaled, theory in table]
 
 
+def temperature_weights(scores, temperatures):
+    """The weights of one row of scores divided by each temperature in turn, one row per
+    temperature ((n_T, n_k)): the rows a table of temperatures shows, for a note on their sums."""
+    return np.array([scale_study.softmax(scores, T) for T in temperatures])  # (n_T, n_k)
+
+
 def temperature_rows(scores, temperatures, places):
     """Rows of text: a temperature, then the weights of the scores divided by it."""
     return [
@@ -53,5 +59,6 @@ def names(places):
         "variances_agree": variances_agree,
         "variance_rows": lambda table: variance_rows(table, places),
         "temperature_softmax": scale_study.softmax,
+        "temperature_weights": temperature_weights,
         "temperature_rows": lambda scores, temperatures: temperature_rows(scores, temperatures, places),
     }

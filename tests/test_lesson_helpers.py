@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from macros import cost_facts, encodings, facts
+from macros import cost_facts, encodings, facts, scaling
 from macros.engine import cost, decoding, positions
 
 
@@ -59,3 +59,10 @@ def test_half_layout_by_hand_and_reordered():
     interleaved = positions.rotary(Q, range(3), 100) @ positions.rotary(K, range(3), 100).T  # (3, 3)
     assert np.allclose(half.Qr @ half.Kr.T, interleaved, rtol=0, atol=1e-12)
     assert np.allclose(half.weights.sum(axis=1), 1.0, rtol=0, atol=1e-15)
+
+
+def test_temperature_weights_by_hand():
+    # Scores 0 and ln 3: e^0 : e^(ln 3) = 1 : 3 at T = 1; at T = 1/2 they double, 1 : 9.
+    weights = scaling.temperature_weights([0.0, math.log(3)], [1.0, 0.5])
+    assert weights.shape == (2, 2)
+    assert np.allclose(weights, [[1 / 4, 3 / 4], [1 / 10, 9 / 10]], rtol=0, atol=1e-15)
