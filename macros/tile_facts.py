@@ -40,5 +40,33 @@ def follow_online(tiles, online_blocks):
     return True
 
 
+def tile_steps(tiles, head):
+    """One query block's tiles (``tiles``, in the order the pass runs them) as the rows of a
+    table, one per tile and query: the keys (counted from 1), the query's row (from 1), the
+    scores it sees in the tile, m after, the factor e^(m_old - m) that shrinks the old sum
+    (0 for the first tile, whose m_old is -inf), the new terms e^(s - m) and l after. A skipped
+    tile has no scores, factor or terms (None), so that the page prints a dash for them."""
+    rows = []
+    for index, tile in enumerate(tiles):
+        (q0, q1), (k0, k1) = tile.query_block, tile.key_block
+        for i, q in enumerate(range(q0, q1)):
+            m = tile.running_max[i]
+            m_old = tiles[index - 1].running_max[i] if index else -np.inf
+            seen_scores = np.asarray(head.scaled[q][k0:k1])[np.asarray(head.visible[q][k0:k1], dtype=bool)]  # (seen,)
+            rows.append(
+                SimpleNamespace(
+                    keys=(k0 + 1, k1),
+                    row=q + 1,
+                    skipped=tile.skipped,
+                    scores=None if tile.skipped else seen_scores,
+                    m=m,
+                    factor=None if tile.skipped else np.exp(m_old - m),
+                    terms=None if tile.skipped else np.exp(seen_scores - m),
+                    l=tile.running_sum[i],
+                )
+            )
+    return rows
+
+
 def names():
-    return {"tile_kinds": tile_kinds, "tiles_follow_online": follow_online}
+    return {"tile_kinds": tile_kinds, "tiles_follow_online": follow_online, "tile_steps": tile_steps}

@@ -6,8 +6,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from macros import cost_facts, encodings, facts, scaling
-from macros.engine import cost, decoding, positions
+from macros import cost_facts, encodings, facts, scaling, tile_facts
+from macros.engine import cost, decoding, positions, tiles
 
 
 def test_window_costs_by_hand():
@@ -66,3 +66,22 @@ def test_temperature_weights_by_hand():
     weights = scaling.temperature_weights([0.0, math.log(3)], [1.0, 0.5])
     assert weights.shape == (2, 2)
     assert np.allclose(weights, [[1 / 4, 3 / 4], [1 / 10, 9 / 10]], rtol=0, atol=1e-15)
+
+
+def test_tile_steps_by_hand():
+    # tests/test_engine_tiles.py's case: d_k = 1, causal, one query and one key per tile, scores
+    # Q K^T = [[0, 4], [0, 4]]. Query 2: after key 1, m = 0, l = 1, factor e^(−∞) = 0; after key
+    # 2, m = 4, factor e^(0 − 4), new term e^(4 − 4) = 1, l = e^(−4) + 1. Query 1's second tile
+    # is skipped.
+    Q, K, V = np.array([[2.0], [2.0]]), np.array([[0.0], [2.0]]), np.array([[1.0], [0.0]])
+    visible = np.tril(np.ones((2, 2), dtype=bool))
+    tiled = tiles.flash_attention(Q, K, V, 1, 1, visible).tiles
+    head = SimpleNamespace(scaled=Q @ K.T, visible=visible)  # (2, 2), scale 1
+    first, second = tile_facts.tile_steps(tiled[2:], head)
+    assert (first.keys, first.row, first.m, first.factor, first.l) == ((1, 1), 2, 0.0, 0.0, 1.0)
+    assert first.scores.tolist() == [0.0] and first.terms.tolist() == [1.0]
+    assert (second.keys, second.m, second.terms.tolist()) == ((2, 2), 4.0, [1.0])
+    assert math.isclose(second.factor, math.exp(-4), rel_tol=1e-15)
+    assert math.isclose(second.l, math.exp(-4) + 1, rel_tol=1e-15)
+    skipped = tile_facts.tile_steps(tiled[:2], head)[1]
+    assert skipped.skipped and skipped.scores is None and skipped.factor is None and skipped.terms is None
