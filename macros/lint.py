@@ -4,6 +4,9 @@ A line is logic when it holds only template tags or comments (``{% … %}``, ``{
 counting every line of a tag or comment that spans several. The ``{% call claim(…) %}`` and
 ``{% endcall %}`` lines are not: the sentence between them is prose. The ratio is logic lines
 over the non-blank lines after the front matter; a lesson may have at most ``LIMIT`` of it.
+
+A lesson may not use Jinja's ``namespace(``: a value built up across a loop is computation,
+and packed onto one line it would also slip past the count. It belongs in a named helper.
 """
 
 import re
@@ -14,6 +17,8 @@ LIMIT = 0.10
 CLAIM_TAG = re.compile(r"\{%-?\s*(call\s+claim\b.*|endcall\s*-?%\})")
 CLOSED = re.compile(r"\{%.*?%\}|\{#.*?#\}")
 OPENING = re.compile(r"\{([%#])")
+NAMESPACE = re.compile(r"\bnamespace\s*\(")
+NAMESPACE_ADVICE = "namespace( builds a value in the template; compute it in a named helper, see docs/authoring.md"
 
 
 def body(text):
@@ -54,16 +59,30 @@ def logic_lines(text):
     return logic, total
 
 
+def namespace_uses(text, path):
+    """One message per line of the template that uses ``namespace(``, naming file and line."""
+    return [
+        f"{path}:{number}: {NAMESPACE_ADVICE}"
+        for number, line in enumerate(text.splitlines(), start=1)
+        if NAMESPACE.search(line)
+    ]
+
+
 def ratio(text):
     logic, total = logic_lines(text)
     return logic / total if total else 0.0
 
 
 def report(root="lessons"):
-    """One line per lesson, and whether every lesson is within the limit."""
+    """One line per lesson, one per use of ``namespace(``, and whether every lesson is within
+    the limit and uses none."""
     lines, ok = [], True
     for path in sorted(Path(root).glob("*/lesson.md")):
-        logic, total = logic_lines(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        uses = namespace_uses(text, path)
+        ok = ok and not uses
+        lines += uses
+        logic, total = logic_lines(text)
         share = logic / total if total else 0.0
         over = share > LIMIT
         ok = ok and not over

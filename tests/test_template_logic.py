@@ -63,3 +63,20 @@ def test_the_report_flags_a_lesson_over_the_limit(tmp_path):
 def test_a_tag_spanning_lines_counts_every_line():
     text = FRONT + "{% set questions = [\n  (1, 2),\n  (3, 4),\n] %}\nProse.\n"
     assert lint.logic_lines(text) == (4, 5)
+
+
+def test_no_lesson_uses_namespace():
+    uses = [message for path in LESSONS for message in lint.namespace_uses(path.read_text(encoding="utf-8"), path)]
+    assert not uses, "\n".join(uses)
+
+
+def test_a_namespace_fails_the_report_naming_file_and_line(tmp_path):
+    # A value accumulated across a loop on one line: under the logic limit, but computation.
+    loop = "{% set ns = namespace(xs=[]) %}{% for x in [1] %}{% set ns.xs = ns.xs + [x] %}{% endfor %}\n"
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "lesson.md").write_text(FRONT + "Prose.\n" * 9 + loop + "Prose.\n" * 10, encoding="utf-8")
+    lines, ok = lint.report(tmp_path)
+    assert not ok
+    [message] = [line for line in lines if "namespace(" in line]
+    assert message.startswith(f"{tmp_path / 'bad' / 'lesson.md'}:13: ")  # 3 lines of front matter, 9 of prose
+    assert "compute it in a named helper, see docs/authoring.md" in message
