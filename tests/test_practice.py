@@ -161,11 +161,11 @@ class TestQuantities:
         step = quantities.quantity("decode_cost.1.step.bytes_read", self.NAMES)
         assert step.words == (
             "in one layer, the bytes read (weights, keys and values) by one decode step with the cache, "
-            "when the text holds n tokens (n being entry 2 of lengths), the new one included"
+            "when the text holds n tokens (n the length numbered 2 of those given), the new one included"
         )
         assert (step.tolerance, step.whole) == (0.0, True)
         assert quantities.quantity("decode_cost.0.prefill.macs", self.NAMES).words == (
-            "in one layer, the multiply-adds of the prefill of a prompt of n tokens (n being entry 1 of lengths)"
+            "in one layer, the multiply-adds of the prefill of a prompt of n tokens (n as given)"
         )
         with pytest.raises(KeyError):
             quantities.quantity("decode_cost.0.step.intensity", self.NAMES)  # a ratio, not a count
@@ -226,6 +226,20 @@ class TestPanel:
         assert notes == [
             "The scores are additive: score = v_a · tanh(q W_a + k U_a), not divided by √d_k, "
             "so the scaled scores are the scores."
+        ]
+
+    def test_a_decode_step_question_shows_the_models_sizes_in_words_and_not_the_small_layer(self):
+        """A question about one layer of a large model is answered from its sizes alone; the
+        small layer the page works by hand, the chip and the prompt are not what it asks about."""
+        from macros.render import practice
+
+        params = {"prompt": 3, "d_model": 4096, "n_heads": 32, "d_k": 128, "bytes_per_number": 2, "layers": 32}
+        fixture = {"X": [[1.0, 0.0]], "params": {**params, "lengths": [298], "chip_bytes_per_second": 3 * 10**12}}
+        tables, notes = practice.inputs(fixture, 3, with_params="decode_cost")
+        assert tables == []
+        assert notes == [
+            "The model is d_model = 4,096 wide, with 32 heads of width d_k = 128, 2 bytes a number. "
+            "The text holds n = 298 tokens, the new one included."
         ]
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from macros.render.numbers import format_number, format_values
+from macros.render.numbers import format_number, format_values, given
 
 HAND = 0.01  # within this of the computed value, a hand calculation counts
 
@@ -200,7 +200,8 @@ def quantity(path, names):
             what = GRADIENT_WORDS[field](int(i), int(j), names)
             return Quantity(f"the gradient of the loss with respect to {what}")
         case ["decode_cost", i, "prefill" | "step" | "uncached" as phase, field] if field in PASS_FIELDS:
-            n = f"n tokens (n being entry {int(i) + 1} of lengths)"
+            given_as = "as given" if int(i) == 0 else f"the length numbered {int(i) + 1} of those given"
+            n = f"n tokens (n {given_as})"
             which = {
                 "prefill": f"the prefill of a prompt of {n}",
                 "step": f"one decode step with the cache, when the text holds {n}, the new one included",
@@ -334,18 +335,18 @@ def solution(path, data, places):
             ]
         case ["decode_cost", i, phase, field]:
             done = data["decode_cost"][int(i)][phase]
+            n = {name: given(value) for name, value in done.items() if isinstance(value, int | float)}
             lines = [
-                f"The weights: {done['weight_numbers']} numbers; the keys and values: {done['cache_numbers']} numbers "
-                f"({done['keys']} of each, in every head).",
-                f"Numbers read: {done['numbers_read']}, times {done['bytes_per_number']} bytes: "
-                f"{done['bytes_read']} bytes.",
+                f"The layer's weight matrices: {n['weight_numbers']} numbers; the keys and values: "
+                f"{n['cache_numbers']} numbers ({n['keys']} of each, in every head).",
+                f"Numbers read: {n['numbers_read']}, times {n['bytes_per_number']} bytes: {n['bytes_read']} bytes.",
             ]
             if field.endswith("macs"):
                 lines = [
-                    f"{done['tokens']} row{'s' if done['tokens'] > 1 else ''} projected; the last query meets "
-                    f"{done['keys']} keys.",
-                    f"Projections {done['projection_macs']}, scores {done['score_macs']}, weighting "
-                    f"{done['weighting_macs']}, W_O {done['output_macs']}: {done['macs']} in all.",
+                    f"{n['tokens']} row{'s' if done['tokens'] > 1 else ''} projected; the last query meets "
+                    f"{n['keys']} keys.",
+                    f"Projections {n['projection_macs']}, scores {n['score_macs']}, weighting "
+                    f"{n['weighting_macs']}, W_O {n['output_macs']}: {n['macs']} in all.",
                 ]
             return lines
         case ["groups", g, "readings", h, q, *c]:

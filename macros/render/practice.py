@@ -28,7 +28,7 @@ import json
 
 from macros.engine import positions
 from macros.render import noscript
-from macros.render.numbers import format_rows, format_values
+from macros.render.numbers import format_rows, format_values, given
 from macros.sources import folders
 
 HEADING = "## Practice on new numbers"
@@ -50,8 +50,10 @@ FROM_PARAMS = ("cost", "decode_cost", "memory")
 
 
 def uses_params(practice):
-    """Whether any of the practice's questions is computed from the lesson's params."""
-    return any(str(check.path).split(".")[0] in FROM_PARAMS for check in practice.checks)
+    """The kind of cost question the practice asks (computed from the lesson's params, not
+    its matrices), or None."""
+    kinds = [str(check.path).split(".")[0] for check in practice.checks]
+    return next((kind for kind in kinds if kind in FROM_PARAMS), None)
 
 
 def inputs(fixture, places, with_params=False):
@@ -102,9 +104,33 @@ def inputs(fixture, places, with_params=False):
     tables += extra_tables(fixture, places)
     notes += settings(fixture, places)
     if with_params:
-        for name, value in fixture.get("params", {}).items():
-            notes.append(f"{name} = {', '.join(format_values(value if isinstance(value, list) else [value], places))}")
+        return [], model_notes(fixture.get("params", {}), with_params)
     return tables, notes
+
+
+# The sizes a decode-step question reads, in the reader's words ({} is the value): one layer
+# of a large model, not the small layer the page works by hand, so only these are shown.
+DECODE_WORDS = {
+    "d_model": "The model is d_model = {} wide,",
+    "n_heads": "with {} heads",
+    "d_k": "of width d_k = {},",
+    "bytes_per_number": "{} bytes a number.",
+    "lengths": "The text holds n = {} tokens, the new one included.",
+}
+
+
+def model_notes(params, kind):
+    """The sizes a cost question is computed from, as sentences (numbers written with thousands
+    separators): for a decode step the model's sizes and the text's length, for other kinds
+    every named number."""
+    if kind != "decode_cost":
+        return [f"{name} = {', '.join(map(given, as_list(value)))}" for name, value in params.items()]
+    words = [DECODE_WORDS[name].format(" and ".join(map(given, as_list(params[name])))) for name in DECODE_WORDS]
+    return [" ".join(words)]
+
+
+def as_list(value):
+    return value if isinstance(value, list) else [value]
 
 
 def extra_tables(fixture, places):
