@@ -62,13 +62,20 @@ def kernel_specs(tmp_path_factory):
     return KernelSpecManager(kernel_dirs=[str(folder.parent)])
 
 
-def execute(nb, kernel_specs):
-    """Run every cell in a fresh kernel; a failing cell raises CellExecutionError."""
+def execute(nb, kernel_specs, manager=None):
+    """Run every cell in a fresh kernel, or in ``manager``'s running kernel with its namespace
+    cleared first (``%reset -f``, a cell run before the notebook's own and taken out again);
+    a failing cell raises CellExecutionError."""
     from jupyter_client.manager import KernelManager
     from nbclient import NotebookClient
 
-    manager = KernelManager(kernel_name=KERNEL, kernel_spec_manager=kernel_specs)
+    if manager is None:
+        manager = KernelManager(kernel_name=KERNEL, kernel_spec_manager=kernel_specs)
+        NotebookClient(nb, km=manager, timeout=120).execute()
+        return nb
+    nb.cells.insert(0, nbformat.v4.new_code_cell("get_ipython().run_line_magic('reset', '-f')"))
     NotebookClient(nb, km=manager, timeout=120).execute()
+    del nb.cells[0]
     return nb
 
 
@@ -98,8 +105,18 @@ def text_output(cell):
 
 @pytest.fixture(scope="session")
 def executed(kernel_specs):
-    """Every lesson's notebook, run once per session."""
-    return {slug: execute(read(computed.notebook(slug)), kernel_specs) for slug in SLUGS}
+    """Every lesson's notebook, run once per session, one after another in one kernel: each
+    starts from a cleared namespace, as in a fresh kernel (the modules a notebook imported stay
+    loaded, which changes nothing it computes), so one kernel starts instead of one per lesson.
+    test_a_notebook_that_disagrees_with_the_page_fails runs one in a kernel of its own."""
+    from jupyter_client.manager import KernelManager
+
+    manager = KernelManager(kernel_name=KERNEL, kernel_spec_manager=kernel_specs)
+    manager.start_kernel()
+    try:
+        return {slug: execute(read(computed.notebook(slug)), kernel_specs, manager) for slug in SLUGS}
+    finally:
+        manager.shutdown_kernel(now=True)
 
 
 class TestGenerated:
