@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from macros.render.numbers import format_number, format_values, given
+from macros.render.numbers import byte_count, format_number, format_values, given
 
 HAND = 0.01  # within this of the computed value, a hand calculation counts
 
@@ -339,7 +339,8 @@ def solution(path, data, places):
             lines = [
                 f"The layer's weight matrices: {n['weight_numbers']} numbers; the keys and values: "
                 f"{n['cache_numbers']} numbers ({n['keys']} of each, in every head).",
-                f"Numbers read: {n['numbers_read']}, times {n['bytes_per_number']} bytes: {n['bytes_read']} bytes.",
+                f"Numbers read: {n['numbers_read']}, times {byte_count(done['bytes_per_number'])}: "
+                f"{n['bytes_read']} bytes.",
             ]
             if field.endswith("macs"):
                 lines = [

@@ -91,3 +91,8 @@ def given(value):
     value = float(value)
     text = f"{int(value):,}" if value.is_integer() else repr(value)
     return text.replace("-", MINUS)
+
+
+def byte_count(n):
+    """A number of bytes in words: '1 byte', '4,096 bytes'."""
+    return f"{given(n)} byte{'' if n == 1 else 's'}"

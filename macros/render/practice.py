@@ -28,7 +28,7 @@ import json
 
 from macros.engine import positions
 from macros.render import noscript
-from macros.render.numbers import format_rows, format_values, given
+from macros.render.numbers import byte_count, format_rows, format_values, given
 from macros.sources import folders
 
 HEADING = "## Practice on new numbers"
@@ -82,6 +82,8 @@ def inputs(fixture, places, with_params=False):
             "The scores are additive: score = v_a · tanh(q W_a + k U_a), not divided by √d_k, "
             "so the scaled scores are the scores."
         )
+    if len(heads) > 1 and "W_O" not in fixture:
+        notes.append("No W_O: the heads' readings, side by side, are the layer's output.")
     if fixture.get("causal"):
         notes.append("The mask is causal: position i sees positions 1 to i.")
     if "key_length" in fixture:
@@ -114,7 +116,7 @@ DECODE_WORDS = {
     "d_model": "The model is d_model = {} wide,",
     "n_heads": "with {} heads",
     "d_k": "of width d_k = {},",
-    "bytes_per_number": "{} bytes a number.",
+    "bytes_per_number": "{} a number.",
     "lengths": "The text holds n = {} tokens, the new one included.",
 }
 
@@ -125,8 +127,9 @@ def model_notes(params, kind):
     every named number."""
     if kind != "decode_cost":
         return [f"{name} = {', '.join(map(given, as_list(value)))}" for name, value in params.items()]
-    words = [DECODE_WORDS[name].format(" and ".join(map(given, as_list(params[name])))) for name in DECODE_WORDS]
-    return [" ".join(words)]
+    values = {name: " and ".join(map(given, as_list(params[name]))) for name in DECODE_WORDS}
+    values["bytes_per_number"] = byte_count(params["bytes_per_number"])
+    return [" ".join(DECODE_WORDS[name].format(value) for name, value in values.items())]
 
 
 def as_list(value):
