@@ -54,7 +54,7 @@ JOBS ?= 2
 # two processes (pytest-xdist, a test module to each in turn, the long ones first:
 # tests/conftest.py). JOBS=1 runs them in one process.
 test: $(STAMP) lint
-	$(PY) -m pytest -q $(if $(filter-out 1,$(JOBS)),-n $(JOBS) --dist loadfile)
+	$(PY) -m pytest -q $(if $(filter-out 1,$(JOBS)),-n $(JOBS) --dist loadfile --no-loadscope-reorder)
 
 # The inner loop: every test that builds nothing, serves nothing and drives no browser,
 # with fewer property-test cases (the "fast" profile in tests/conftest.py), on two processes

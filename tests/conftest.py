@@ -37,7 +37,8 @@ def longest_first(items):
     """The longest modules first, then the other modules that build, serve, drive a browser or
     run slow sweeps, then the quick ones: `make test` hands whole modules to two processes
     (pytest-xdist, --dist loadfile) in this order, and a long module started last would leave
-    one process idle while it runs."""
+    one process idle while it runs (--no-loadscope-reorder keeps this order; by default
+    pytest-xdist would hand out the modules with the most tests first)."""
     slow = {item.module.__name__ for item in items if any(item.get_closest_marker(m) for m in SLOW_MARKERS)}
 
     def rank(item):
