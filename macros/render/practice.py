@@ -83,7 +83,7 @@ def inputs(fixture, places, with_params=False):
             "so the scaled scores are the scores."
         )
     if len(heads) > 1 and "W_O" not in fixture:
-        notes.append("No W_O: the heads' readings, side by side, are the layer's output.")
+        notes.append("No W_O: the heads' readings, side by side, are the attention layer's output.")
     if fixture.get("causal"):
         notes.append("The mask is causal: position i sees positions 1 to i.")
     if "key_length" in fixture:
