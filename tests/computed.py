@@ -21,9 +21,14 @@ from macros import lessons
 from macros.notebooks.build import notebook_bytes
 from macros.pages.book import Book
 from macros.sources import front_matter
+from macros.sources.fixture import read_yaml
+from tests import compiled_templates
 
 ROOT = lessons.LESSONS.parent
 SLUGS = [folder.name for folder in lessons.folders()]
+# Lessons whose fixture has a practice block (a parent's is not inherited), read from the
+# YAML alone: parametrizing by them costs collection nothing, in every pytest process.
+WITH_PRACTICE = [slug for slug in SLUGS if "practice" in read_yaml(lessons.LESSONS / slug / "fixture.yaml")]
 
 
 def _freeze(value):
@@ -69,14 +74,14 @@ def book_over(root):
             return lesson(slug), {}
         return lessons.load(root / "lessons" / slug), {}
 
-    return Book(root, cache=False, compute=compute)
+    return compiled_templates.shared(Book(root, cache=False, compute=compute))
 
 
 @functools.cache
 def book():
     """A Book over the project's lessons that computes each through ``lesson`` and keeps no
     cache (a test never writes into the working tree)."""
-    return Book(ROOT, cache=False, compute=lambda slug: (lesson(slug), {}))
+    return compiled_templates.shared(Book(ROOT, cache=False, compute=lambda slug: (lesson(slug), {})))
 
 
 @functools.cache

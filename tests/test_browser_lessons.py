@@ -10,7 +10,7 @@ widget bench of tests/test_browser.py, so they can run in a process of their own
 import pytest
 
 from macros import lessons
-from tests import sitebuild
+from tests import computed, sitebuild
 from tests.test_browser import (
     HOME,
     NAVIGATION_TIMEOUT_MS,
@@ -32,11 +32,6 @@ pytestmark = pytest.mark.browser
 
 REAL_PAGES = [HOME, *(sitebuild.lesson_page(folder.name) for folder in lessons.folders(sitebuild.PROJECT / "lessons"))]
 REAL_LESSONS = REAL_PAGES[1:]
-WITH_PRACTICE = [
-    slug
-    for slug in (path.split("/")[1] for path in REAL_LESSONS)
-    if "practice:" in (sitebuild.PROJECT / "lessons" / slug / "fixture.yaml").read_text(encoding="utf-8")
-]
 
 
 @pytest.fixture(scope="module")
@@ -115,7 +110,7 @@ def off_by(answer):
     return answer + max(0.05, 0.1 * abs(answer))
 
 
-@pytest.mark.parametrize("slug", WITH_PRACTICE)
+@pytest.mark.parametrize("slug", computed.WITH_PRACTICE)
 def test_practice_on_a_real_lesson_grades_three_sets(reader, slug):
     """Sets 1 (the page's), 0 (the lesson's own) and the last: the right answer is accepted, one
     off by max(0.05, 10%) is not, and a weight's answer of −0.5 is refused with the reason."""

@@ -20,7 +20,7 @@ from tests import computed
 from tests.sitebuild import PROJECT
 
 TWO_HEADS = PROJECT / "lessons" / "tracing-two-heads" / "fixture.yaml"
-WITH_PRACTICE = [slug for slug in computed.SLUGS if computed.lesson(slug).practice is not None]
+WITH_PRACTICE = computed.WITH_PRACTICE
 
 
 def base_of(path):

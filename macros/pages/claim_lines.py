@@ -8,17 +8,20 @@ and the perturbation test identify claims by that place.
 from jinja2.ext import Extension
 from jinja2.lexer import Token
 
-OPENING = ("block_begin", "name", "name", "lparen")  # {% call claim (
+
+def opens_claim(first, second, third):
+    """Whether the three tokens before a "(" are ``{% call claim``."""
+    return first is not None and first.type == "block_begin" and second.test("name:call") and third.test("name:claim")
 
 
 class ClaimLines(Extension):
     def filter_stream(self, stream):
-        recent = []
+        first = second = third = None  # the three tokens before this one
         for token in stream:
             yield token
-            recent = [*recent[-3:], token]
-            if tuple(t.type for t in recent) == OPENING and (recent[1].value, recent[2].value) == ("call", "claim"):
+            if token.type == "lparen" and opens_claim(first, second, third):
                 yield Token(token.lineno, "string", stream.name or "")
                 yield Token(token.lineno, "comma", ",")
                 yield Token(token.lineno, "integer", token.lineno)
                 yield Token(token.lineno, "comma", ",")
+            first, second, third = second, third, token
