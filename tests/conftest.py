@@ -71,13 +71,25 @@ def pytest_configure(config):
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory):
-    """The real site, built once per test session exactly as ``make build`` builds it (and
-    kept in the folder $ABH_TESTED_SITE names, when set: CI publishes that folder)."""
-    root = sitebuild.copy_project(tmp_path_factory.mktemp("site"))
-    result = sitebuild.build(root)
-    assert result.returncode == 0, result.output
-    sitebuild.keep_tested(result.site)
-    return result
+    """The real site, built once per test run exactly as ``make build`` builds it (and kept in
+    the folder $ABH_TESTED_SITE names, when set: CI publishes that folder).
+
+    Under pytest-xdist the first process to need it builds it while the other waits, and both
+    read the same folders: no test writes into them (a test that edits the sources works on a
+    copy, ``project``)."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the run's own folder, above each process's
+    with sitebuild.one_at_a_time(shared / "site.lock"):
+        record = shared / "site.json"
+        if record.exists():
+            return sitebuild.Build.read(record)
+        (shared / "site").mkdir()
+        result = sitebuild.build(sitebuild.copy_project(shared / "site"))
+        assert result.returncode == 0, result.output
+        sitebuild.keep_tested(result.site)
+        result.write(record)
+        return result
 
 
 @pytest.fixture

@@ -6,9 +6,11 @@ MkDocs: a build is a separate process, exactly as an author runs it.
 """
 
 import contextlib
+import fcntl
 import filecmp
 import functools
 import http.server
+import json
 import os
 import shutil
 import subprocess
@@ -33,6 +35,16 @@ class Build:
     site: Path
     returncode: int
     output: str
+
+    def write(self, path):
+        """Record the build in ``path`` (JSON), for ``read`` in another test process."""
+        fields = {"root": str(self.root), "site": str(self.site), "returncode": self.returncode, "output": self.output}
+        Path(path).write_text(json.dumps(fields), encoding="utf-8")
+
+    @classmethod
+    def read(cls, path):
+        fields = json.loads(Path(path).read_text(encoding="utf-8"))
+        return cls(Path(fields["root"]), Path(fields["site"]), fields["returncode"], fields["output"])
 
     def page(self, path):
         """The text a reader sees on a page (its file in the site: ``glossary.html``,
@@ -113,6 +125,17 @@ def build(root, strict=True, site=None, config=None, fixed_date=False):
     return Build(root, site, result.returncode, result.stdout + result.stderr)
 
 
+@contextlib.contextmanager
+def one_at_a_time(lock):
+    """Hold an exclusive lock on the file ``lock`` (made if missing): one process at a time."""
+    with open(lock, "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(held, fcntl.LOCK_UN)
+
+
 # Set to a folder, this keeps the session's build of the real site (the ``site`` fixture in
 # tests/conftest.py) there, so that CI publishes the very site its tests read.
 TESTED_SITE = "ABH_TESTED_SITE"
@@ -121,10 +144,9 @@ TESTED_SITE = "ABH_TESTED_SITE"
 def keep(site, target):
     """Copy the built ``site`` to ``target`` once, whole; True when this call wrote it.
 
-    A ``target`` that already exists is left as it is: under pytest-xdist each worker builds
-    the site, the builds are the same bytes (tests/test_cache_identity.py compares builds byte
-    for byte), and the first worker to finish keeps its own. The copy is written beside
-    ``target`` and renamed into place, so no reader sees it half done.
+    A ``target`` that already exists is left as it is: the first copy is kept (the ``site``
+    fixture keeps one per test run). The copy is written beside ``target`` and renamed into
+    place, so no reader sees it half done.
     """
     target = Path(target).resolve()
     if target.exists():

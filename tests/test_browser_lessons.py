@@ -1,7 +1,7 @@
 """Every real page of the book in Chromium, one visit per page and way of reading it: the
-page loads with no console error and no request to another host, its labs recompute, and
-every display formula fits its column at 1280 px; with scripts off it still shows everything
-it can; and each lesson's practice grades three of its sets.
+page loads with no console error and no request to another host, its labs recompute, every
+display formula fits its column at 1280 px, and its practice grades three sets of numbers;
+with scripts off it still shows everything it can.
 
 These sweeps read the session's build of the real site (the ``site`` fixture), not the
 widget bench of tests/test_browser.py, so they can run in a process of their own.
@@ -14,13 +14,13 @@ from tests import computed, sitebuild
 from tests.test_browser import (
     HOME,
     NAVIGATION_TIMEOUT_MS,
+    VISIBLE_JS,
     Reader,
     expect,
     practice,
     practice_check,
     practice_result,
     practice_submit,
-    ready,
     says_it_needs_scripts,
     shown_answer,
     shown_fixture,
@@ -49,7 +49,7 @@ def reader(browser, server):
 
 
 @pytest.mark.parametrize("path", REAL_PAGES)
-def test_a_real_page_loads_with_no_console_error_and_no_request_to_another_host(reader, path):
+def test_a_real_page_loads_cleanly_its_labs_recompute_and_its_practice_grades(reader, path):
     page = reader.open(path)
     page.wait_for_load_state("load")
     formulas_fit_their_column(page, path)
@@ -69,6 +69,11 @@ def test_a_real_page_loads_with_no_console_error_and_no_request_to_another_host(
     assert ours == ["assets/js/book.js"], ours
     assert [r.resource_type for r in reader.requests if r.url.endswith("/book.js")] == ["script"]
     assert not [r.url for r in reader.requests if r.url.endswith("/practice.js")]
+    slug = path.split("/")[1] if path.startswith("lessons/") else None
+    if slug in computed.WITH_PRACTICE:
+        practice_grades_three_sets(page, slug)
+        assert not reader.errors, reader.errors
+        assert not reader.foreign, reader.foreign
 
 
 def formulas_fit_their_column(page, path):
@@ -89,8 +94,11 @@ def test_a_real_lesson_shows_everything_without_javascript(browser, server, path
     try:
         page = context.new_page()
         page.goto(server + path)
-        for hidden_until_chosen in page.locator("[data-reveal-after], .abh-fold").all():
-            expect(hidden_until_chosen).to_be_visible()
+        hidden = page.eval_on_selector_all(
+            "[data-reveal-after], .abh-fold",
+            f"all => all.filter(e => !({VISIBLE_JS})(e)).map(e => e.outerHTML.slice(0, 80))",
+        )
+        assert hidden == [], hidden  # what the script keeps until a choice shows without it
         empty = "all => all.filter(e => !/[0-9]/.test(e.textContent)).map(e => e.dataset.bind)"
         assert page.eval_on_selector_all("article [data-bind]", empty) == []
         # A lab shows its bound numbers without the script ("abh-label", a gate's label, is no lab).
@@ -98,8 +106,8 @@ def test_a_real_lesson_shows_everything_without_javascript(browser, server, path
         # Only a prediction's options are inputs in the HTML itself; the rest is the script's.
         assert page.locator("article input:not([type=radio]), article textarea").count() == 0
         assert "Lock in" not in visible_text(page)
-        for takeaway in page.locator(".abh-takeaway").all():  # the book's takeaway shows
-            assert takeaway.inner_text().strip()
+        takeaways = page.locator(".abh-takeaway").all_inner_texts()
+        assert all(text.strip() for text in takeaways), takeaways  # the book's takeaway shows
         says_it_needs_scripts(page)
     finally:
         context.close()
@@ -110,17 +118,16 @@ def off_by(answer):
     return answer + max(0.05, 0.1 * abs(answer))
 
 
-@pytest.mark.parametrize("slug", computed.WITH_PRACTICE)
-def test_practice_on_a_real_lesson_grades_three_sets(reader, slug):
-    """Sets 1 (the page's), 0 (the lesson's own) and the last: the right answer is accepted, one
-    off by max(0.05, 10%) is not, and a weight's answer of −0.5 is refused with the reason."""
+def practice_grades_three_sets(page, slug):
+    """Set 1 (the page's, as built), set 2 (the reader's "New numbers", from the practice data)
+    and set 0 ("The lesson's numbers") show numpy's numbers and accept numpy's answers. On set
+    1, an answer off by max(0.05, 10%) is not accepted, and one outside the quantity's range (a
+    weight of −0.5, say) is refused with the reason. The grading code is the same for every set
+    and lesson; tests/test_browser.py tries it at its boundaries and at the last set."""
     practice_of = lessons.load(sitebuild.PROJECT / "lessons" / slug).practice
-    last = practice_of.spec.variants
-    page = reader.open(sitebuild.lesson_page(slug))  # set 1, as the page was built
-    for number in (1, 0, last):
-        if number != 1:
-            page.goto(f"{reader.base}{sitebuild.lesson_page(slug)}?variant={number}")
-            ready(page)
+    for number, button in ((1, None), (2, "New numbers"), (0, "The lesson's numbers")):
+        if button:
+            page.get_by_role("button", name=button).click()
         expect(practice(page)).to_have_attribute("data-variant", str(number))
         assert shown_fixture(page) == practice_of.variants[number].fixture
         for i, check in enumerate(practice_of.checks):
@@ -128,16 +135,21 @@ def test_practice_on_a_real_lesson_grades_three_sets(reader, slug):
             assert answer == practice_of.variants[number].answers[i]
             practice_submit(page, repr(answer), i)
             expect(practice_result(page, i)).to_contain_text("✓")
-            q, off = check.quantity, off_by(answer)
-            practice_submit(page, repr(off), i)
-            expect(practice_result(page, i)).not_to_contain_text("✓")
-            refused = (q.whole and not off.is_integer()) or (q.high is not None and off > q.high)
-            if refused:  # outside the quantity's range: refused with the reason, not counted
-                expect(practice_result(page, i)).to_have_text(f"Not counted: {q.why}.")
-            if q.low == 0 and q.high == 1:
-                practice_submit(page, "-0.5", i)
-                expect(practice_result(page, i)).to_have_text(f"Not counted: {q.why}.")
-            counted = "(1 attempt)" if refused else "(2 attempts)"
-            expect(practice_check(page, i).locator(".abh-attempts")).to_have_text(counted)
-    assert not reader.errors, reader.errors
-    assert not reader.foreign, reader.foreign
+            if number == 1:
+                wrong_answers_are_not_counted_as_right(page, i, check.quantity, answer)
+
+
+def wrong_answers_are_not_counted_as_right(page, i, q, answer):
+    """After the right answer: one off by max(0.05, 10%) is wrong, or refused with the reason
+    when it leaves the quantity's range; a weight's −0.5 is refused; refusals are not counted."""
+    off = off_by(answer)
+    practice_submit(page, repr(off), i)
+    expect(practice_result(page, i)).not_to_contain_text("✓")
+    refused = (q.whole and not off.is_integer()) or (q.high is not None and off > q.high)
+    if refused:
+        expect(practice_result(page, i)).to_have_text(f"Not counted: {q.why}.")
+    if q.low == 0 and q.high == 1:
+        practice_submit(page, "-0.5", i)
+        expect(practice_result(page, i)).to_have_text(f"Not counted: {q.why}.")
+    counted = "(1 attempt)" if refused else "(2 attempts)"
+    expect(practice_check(page, i).locator(".abh-attempts")).to_have_text(counted)

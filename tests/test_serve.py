@@ -149,7 +149,7 @@ def test_edits_to_template_and_engine_show(server, project, tmp_path_factory):
     started = server.count(STARTED)
     edit(project / "macros/engine/steps.py", "return 1.0 / np.sqrt(d_k)", "return 1.0 / d_k")
     server.wait_until(STARTED, started + 1)
-    assert "0.500" in server.page(f"{LESSON}/")
+    assert "0.500" in server.page(f"{LESSON}/"), "".join(server.lines)
     assert_served_as_built_clean(project, server, tmp_path_factory.mktemp("clean"))
 
 
