@@ -28,6 +28,7 @@ from macros.sources import reads
 
 CODE = Path(__file__).resolve().parent.parent  # the macros package
 POLL_SECONDS = 0.3
+GRACE_SECONDS = 3  # for a server that had Ctrl-C too, to stop by itself
 PR_SET_PDEATHSIG = 1
 
 
@@ -55,6 +56,14 @@ def start(args):
 
 
 def stop(server):
+    """Stop the server and wait for it. After Ctrl-C, which the terminal sends to the whole
+    process group, the server is already shutting down, and a second SIGINT would interrupt
+    MkDocs' own shutdown (it then hung until killed, 10 s later): it is given a moment first."""
+    if server.poll() is None and signal.SIGINT in _received:
+        try:
+            server.wait(timeout=GRACE_SECONDS)
+        except subprocess.TimeoutExpired:
+            pass
     if server.poll() is None:
         server.send_signal(signal.SIGINT)  # as Ctrl-C: MkDocs shuts down and removes its folder
         try:
@@ -78,16 +87,22 @@ def serve(args):
         print("INFO    -  The project's code changed: starting the server again", file=sys.stderr, flush=True)
 
 
+_received = []  # the signals that stopped this process
+
+
+def interrupted(signum, frame):
+    _received.append(signum)
+    raise KeyboardInterrupt
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m macros.site.serve", description=__doc__.splitlines()[0])
     parser.add_argument("-a", "--dev-addr", default=None, help="IP:PORT to serve on (default: mkdocs.yml's)")
     parser.add_argument("-f", "--config-file", default=None, help="the MkDocs configuration (default mkdocs.yml)")
     args = parser.parse_args(argv)
 
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, interrupt)
+    signal.signal(signal.SIGTERM, interrupted)
+    signal.signal(signal.SIGINT, interrupted)
     stop_with_parent()
     if os.getppid() == 1:  # the parent died before the request took effect
         return 1
