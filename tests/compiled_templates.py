@@ -3,7 +3,8 @@
 
 The fast tests make a new Book, so a new Jinja environment, for almost every case, and each
 compiled the shared partials again: compiling was about a third of ``make test-fast``'s time
-in one process (6.4 of 21 s under cProfile; 84 compiles, 64 once the partials were shared). Here a compiled template is found again by what its code depends on:
+in one process (6.4 of 21 s under cProfile; 84 compiles, 64 once the partials were shared).
+Here a compiled template is found again by what its code depends on:
 
 - the template's name and file (Jinja's bucket key), so a lesson in a copied project is
   compiled for its own file and its errors name that file;

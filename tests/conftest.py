@@ -70,7 +70,7 @@ def pytest_configure(config):
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory):
+def site(tmp_path_factory, pytestconfig):
     """The real site, built once per test run exactly as ``make build`` builds it (and kept in
     the folder $ABH_TESTED_SITE names, when set: CI publishes that folder).
 
@@ -78,18 +78,19 @@ def site(tmp_path_factory):
     read the same folders: no test writes into them (a test that edits the sources works on a
     copy, ``project``)."""
     shared = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
+    if hasattr(pytestconfig, "workerinput"):  # a pytest-xdist worker
         shared = shared.parent  # the run's own folder, above each process's
     with sitebuild.one_at_a_time(shared / "site.lock"):
         record = shared / "site.json"
-        if record.exists():
-            return sitebuild.Build.read(record)
-        (shared / "site").mkdir()
-        result = sitebuild.build(sitebuild.copy_project(shared / "site"))
-        assert result.returncode == 0, result.output
-        sitebuild.keep_tested(result.site)
-        result.write(record)
-        return result
+        if not record.exists():  # the first to need it builds it; a failed build is recorded too
+            (shared / "site").mkdir()
+            built = sitebuild.build(sitebuild.copy_project(shared / "site"))
+            if built.returncode == 0:
+                sitebuild.keep_tested(built.site)
+            built.write(record)
+    result = sitebuild.Build.read(record)
+    assert result.returncode == 0, result.output
+    return result
 
 
 @pytest.fixture

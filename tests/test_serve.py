@@ -18,6 +18,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+import psutil
 import pytest
 
 from tests.sitebuild import PROJECT, build, differing, edit, environment, first_difference
@@ -184,8 +185,9 @@ def test_a_fixture_edit_remakes_the_notebook(server, project):
         lambda make: make.send_signal(signal.SIGTERM),  # `kill PID`: to make alone
         lambda make: os.killpg(make.pid, signal.SIGINT),  # Ctrl-C: to make's process group
         lambda make: make.kill(),  # make killed outright: the server goes with it
+        lambda make: psutil.Process(make.pid).children()[0].send_signal(signal.SIGINT),  # to the supervisor alone
     ],
-    ids=["SIGTERM to make", "SIGINT to the group", "SIGKILL to make"],
+    ids=["SIGTERM to make", "SIGINT to the group", "SIGKILL to make", "SIGINT to the supervisor"],
 )
 def test_stopping_make_serve_stops_the_server_and_frees_the_port(project, stop):
     shutil.copy2(PROJECT / "Makefile", project / "Makefile")

@@ -37,6 +37,8 @@ OPTIONS = (
     "keep_trailing_newline",
     "optimized",
     "autoescape",
+    "finalize",
+    "is_async",
 )
 # The packages whose versions a published page can depend on, beside the code in macros/.
 PACKAGES = (

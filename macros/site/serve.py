@@ -28,7 +28,6 @@ from macros.sources import reads
 
 CODE = Path(__file__).resolve().parent.parent  # the macros package
 POLL_SECONDS = 0.3
-GRACE_SECONDS = 3  # for a server that had Ctrl-C too, to stop by itself
 PR_SET_PDEATHSIG = 1
 
 
@@ -47,25 +46,22 @@ def stop_with_parent():
 
 def start(args):
     """The server. Python keeps its compiled modules under .cache/pycache, not in macros/: a
-    file written into a watched folder would make the server rebuild for nothing."""
+    file written into a watched folder would make the server rebuild for nothing. It runs in
+    a process group of its own, so that Ctrl-C, which a terminal sends to the whole group,
+    reaches it once, through ``stop``: a second SIGINT interrupted MkDocs' own shutdown, and
+    it hung until killed."""
     command = [sys.executable, "-m", "mkdocs", "serve", "--dirty"]
     command += ["-a", args.dev_addr] if args.dev_addr else []
     command += ["-f", args.config_file] if args.config_file else []
     env = {**os.environ, "PYTHONPYCACHEPREFIX": str(Path.cwd() / ".cache" / "pycache")}
-    return subprocess.Popen(command, env=env, preexec_fn=stop_with_parent)
+    return subprocess.Popen(command, env=env, preexec_fn=stop_with_parent, process_group=0)
 
 
 def stop(server):
-    """Stop the server and wait for it. After Ctrl-C, which the terminal sends to the whole
-    process group, the server is already shutting down, and a second SIGINT would interrupt
-    MkDocs' own shutdown (it then hung until killed, 10 s later): it is given a moment first."""
-    if server.poll() is None and signal.SIGINT in _received:
-        try:
-            server.wait(timeout=GRACE_SECONDS)
-        except subprocess.TimeoutExpired:
-            pass
+    """Stop the server with one SIGINT (as Ctrl-C: MkDocs shuts down and removes its folder)
+    and wait for it; kill it if it does not stop."""
     if server.poll() is None:
-        server.send_signal(signal.SIGINT)  # as Ctrl-C: MkDocs shuts down and removes its folder
+        server.send_signal(signal.SIGINT)
         try:
             server.wait(timeout=10)
         except subprocess.TimeoutExpired:
@@ -87,11 +83,8 @@ def serve(args):
         print("INFO    -  The project's code changed: starting the server again", file=sys.stderr, flush=True)
 
 
-_received = []  # the signals that stopped this process
-
-
 def interrupted(signum, frame):
-    _received.append(signum)
+    """SIGTERM ends the server as Ctrl-C does."""
     raise KeyboardInterrupt
 
 
@@ -102,7 +95,6 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     signal.signal(signal.SIGTERM, interrupted)
-    signal.signal(signal.SIGINT, interrupted)
     stop_with_parent()
     if os.getppid() == 1:  # the parent died before the request took effect
         return 1
