@@ -18,6 +18,7 @@ macros.render.numbers) on the bench's own fixture, never from the page's script;
 practice answers a test types are the check's data-answer, which the tests hold to Python's.
 """
 
+import contextlib
 import dataclasses
 import json
 import re
@@ -812,28 +813,31 @@ def says_it_needs_scripts(page):
     return seen
 
 
-def test_from_a_folder_with_scripts_off_each_widget_says_how_to_get_it(browser, bench_site):
-    """Opened from disk in a browser that runs no script, the bench's widgets keep their content
-    and each tells the reader why its controls are missing and how to get them."""
+@contextlib.contextmanager
+def without_scripts(browser, url):
+    """The page at ``url`` in a browser context that runs no script, closed afterwards."""
     context = browser.new_context(java_script_enabled=False)
     context.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
     try:
         page = context.new_page()
-        page.goto(bench_site.site.as_uri() + "/" + LESSON)
-        assert page.url.startswith("file://")
-        seen = says_it_needs_scripts(page)
-        assert seen == {".abh-gate", ".abh-predict", ".abh-takeaway", ".abh-practice", ".abh-lab"}
-        assert page.locator("article input:not([type=radio]), article button").count() == 0
+        page.goto(url)
+        yield page
     finally:
         context.close()
 
 
+def test_from_a_folder_with_scripts_off_each_widget_says_how_to_get_it(browser, bench_site):
+    """Opened from disk in a browser that runs no script, the bench's widgets keep their content
+    and each tells the reader why its controls are missing and how to get them."""
+    with without_scripts(browser, bench_site.site.as_uri() + "/" + LESSON) as page:
+        assert page.url.startswith("file://")
+        seen = says_it_needs_scripts(page)
+        assert seen == {".abh-gate", ".abh-predict", ".abh-takeaway", ".abh-practice", ".abh-lab"}
+        assert page.locator("article input:not([type=radio]), article button").count() == 0
+
+
 def test_without_javascript_the_bench_shows_everything(browser, server, bench):
-    context = browser.new_context(java_script_enabled=False)
-    context.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
-    try:
-        page = context.new_page()
-        page.goto(server + LESSON)
+    with without_scripts(browser, server + LESSON) as page:
         assert page.locator("svg.abh-figure").count() == 4  # the bars and three heat maps
         expect(page.locator(".abh-fold")).to_be_visible()  # folded work shows without the script
         expect(page.locator("[data-reveal-after='predict']")).to_be_visible()
@@ -844,8 +848,6 @@ def test_without_javascript_the_bench_shows_everything(browser, server, bench):
         assert "Lock in" not in visible_text(page)
         expect(page.locator(".abh-takeaway")).to_contain_text("A default takeaway to edit.")
         assert page.locator("article input:not([type=radio]), article textarea").count() == 0
-    finally:
-        context.close()
 
 
 # ---------------------------------------------------------------- practice on new numbers

@@ -13,7 +13,6 @@ from macros import lessons
 from tests import computed, sitebuild
 from tests.test_browser import (
     HOME,
-    NAVIGATION_TIMEOUT_MS,
     VISIBLE_JS,
     Reader,
     expect,
@@ -26,6 +25,7 @@ from tests.test_browser import (
     shown_fixture,
     uncover,
     visible_text,
+    without_scripts,
 )
 
 pytestmark = pytest.mark.browser
@@ -89,11 +89,7 @@ def formulas_fit_their_column(page, path):
 
 @pytest.mark.parametrize("path", REAL_LESSONS)
 def test_a_real_lesson_shows_everything_without_javascript(browser, server, path):
-    context = browser.new_context(java_script_enabled=False)
-    context.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
-    try:
-        page = context.new_page()
-        page.goto(server + path)
+    with without_scripts(browser, server + path) as page:
         hidden = page.eval_on_selector_all(
             "[data-reveal-after], .abh-fold",
             f"all => all.filter(e => !({VISIBLE_JS})(e)).map(e => e.outerHTML.slice(0, 80))",
@@ -109,8 +105,6 @@ def test_a_real_lesson_shows_everything_without_javascript(browser, server, path
         takeaways = page.locator(".abh-takeaway").all_inner_texts()
         assert all(text.strip() for text in takeaways), takeaways  # the book's takeaway shows
         says_it_needs_scripts(page)
-    finally:
-        context.close()
 
 
 def off_by(answer):
