@@ -4,6 +4,7 @@ import pytest
 from hypothesis import settings
 
 from tests import browsers, sitebuild
+from tests.tabs import Tabs
 
 pytest_plugins = ["pytester"]  # tests/test_tested_site.py runs the site fixture in a session of its own
 
@@ -16,7 +17,7 @@ settings.load_profile("full")
 
 SLOW_MARKERS = ("build", "serve", "browser", "slow")
 # A test that uses one of these fixtures carries the marker, whether or not it says so.
-FIXTURE_MARKERS = {"site": "build", "project": "build", "browser": "browser"}
+FIXTURE_MARKERS = {"site": "build", "project": "build", "browser": "browser", "tabs": "browser"}
 
 
 def pytest_collection_modifyitems(items):
@@ -27,10 +28,10 @@ def pytest_collection_modifyitems(items):
     longest_first(items)
 
 
-# The longest modules, longest first, as `--durations=0` measured them (worker-seconds under
-# `make test`, 2026-12-01): the browser sweeps over every lesson 135, the accessibility scan
-# 92, the widget bench 77, the cache identity builds 62, the served previews 41.
-LONGEST = ("test_browser_lessons", "test_accessibility", "test_browser", "test_cache_identity", "test_serve")
+# The longest modules, longest first, as `--durations=0` measured them (seconds, each module
+# alone, 2026-12-01): the accessibility scan 74, the cache identity builds 63, the served
+# previews 47, the browser sweeps over every lesson 37, the widget bench 30.
+LONGEST = ("test_accessibility", "test_cache_identity", "test_serve", "test_browser_lessons", "test_browser")
 
 
 def longest_first(items):
@@ -145,3 +146,18 @@ def browser(_chromium):
             pytest.fail(problem, pytrace=False)
         pytest.skip("no browser: see the failure of the first browser test")
     return launched
+
+
+@pytest.fixture(scope="session")
+def _tabs(_chromium):
+    launched, _ = _chromium
+    kept = Tabs(launched)
+    yield kept
+    kept.close()
+
+
+@pytest.fixture
+def tabs(browser, _tabs):
+    """The run's browser tabs (tests/tabs.py): ``with tabs.lend(**context_options) as page``
+    gives a test a page with no past, in a context made with those options."""
+    return _tabs

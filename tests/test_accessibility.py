@@ -22,8 +22,8 @@ link (KaTeX's ``trust`` option is off in macros/render/katex_server.cjs), so lea
 of the other rules drops nothing they could find.
 
 The site is the session's real build (the ``site`` fixture), served over HTTP on 127.0.0.1,
-and the browser is the session's Chromium (the ``browser`` fixture in tests/conftest.py),
-as in the other browser tests.
+and the browser is the session's Chromium, lent a tab at a time (tests/tabs.py), as in the
+other browser tests.
 """
 
 import pytest
@@ -100,15 +100,13 @@ def switch_to(page, scheme):
     in_scheme(page, scheme)
 
 
-def scan(browser, base, paths):
+def scan(tabs, base, paths):
     """Every page in both schemes: {(path, scheme): (violations, formula boxes off the text)}.
     The page is checked after its scripts ran."""
-    context = browser.new_context(color_scheme="light")
-    context.set_default_timeout(TIMEOUT_MS)
     axe = Axe()
     found = {}
-    try:
-        page = context.new_page()
+    with tabs.lend(color_scheme="light") as page:
+        page.set_default_timeout(TIMEOUT_MS)
         for path in paths:
             response = page.goto(base + path)
             assert response is not None and (response.ok or path == "404.html"), (
@@ -125,15 +123,13 @@ def scan(browser, base, paths):
                 page.evaluate(FORMULAS_OFF_THE_TEXT),
             )
             switch_to(page, "light")  # the toggle's choice is kept for the next page
-    finally:
-        context.close()
     return found
 
 
-def test_no_serious_or_critical_violation_on_any_page_light_or_dark(site, server, browser):
+def test_no_serious_or_critical_violation_on_any_page_light_or_dark(site, server, tabs):
     paths = built_pages(site.site)
     assert len(paths) >= 9, paths  # home, glossary, the author guide, six lessons, the 404 page
-    found = scan(browser, server, paths)
+    found = scan(tabs, server, paths)
     problems = [
         f"{path or '/'} [{scheme}] {rule} ({impact}): {', '.join(selectors)}"
         for (path, scheme), (violations, _) in found.items()
@@ -149,15 +145,12 @@ def test_no_serious_or_critical_violation_on_any_page_light_or_dark(site, server
 
 
 @pytest.mark.parametrize("scheme", sorted(SCHEMES))
-def test_no_serious_or_critical_violation_once_the_widgets_are_used(server, browser, scheme):
+def test_no_serious_or_critical_violation_once_the_widgets_are_used(server, tabs, scheme):
     """The controls the script shows only after the reader acts: a prediction's feedback after a
     wrong lock-in, a graded answer, a saved takeaway with the book's beside it, a practice set
     loaded from its data file with a worked solution open, and the question a reset asks."""
-    preference = SCHEMES[scheme][0]
-    context = browser.new_context(color_scheme=preference)
-    context.set_default_timeout(TIMEOUT_MS)
-    try:
-        page = context.new_page()
+    with tabs.lend(color_scheme=SCHEMES[scheme][0]) as page:
+        page.set_default_timeout(TIMEOUT_MS)
         page.goto(server + sitebuild.lesson_page("two-heads-of-dimension-one") + "?variant=2")
         page.wait_for_selector("html[data-abh-ready]", state="attached")
         in_scheme(page, scheme)
@@ -176,18 +169,14 @@ def test_no_serious_or_critical_violation_once_the_widgets_are_used(server, brow
         practice.locator("details.abh-practice-solution > summary").click()
         page.get_by_role("button", name="Reset this lesson").click()
         found = [v for v in violations_on(page, Axe()) if v[1] in FAILING]
-    finally:
-        context.close()
     assert not found, found
 
 
-def test_the_scan_finds_a_known_violation(server, browser):
+def test_the_scan_finds_a_known_violation(server, tabs):
     """Negative control: on a real page, a link told from its text by colour alone and an image
     without a text alternative are both reported, and so is a formula in a pale grey of its
     own, so a clean result above means the rules ran."""
-    context = browser.new_context(color_scheme="light")
-    try:
-        page = context.new_page()
+    with tabs.lend(color_scheme="light") as page:
         page.goto(server)
         page.evaluate(
             """() => {
@@ -203,18 +192,14 @@ def test_the_scan_finds_a_known_violation(server, browser):
         )
         rules = {rule for rule, impact, _ in violations_on(page, Axe(), context=NOT_SCANNED) if impact in FAILING}
         off_the_text = page.evaluate(FORMULAS_OFF_THE_TEXT)
-    finally:
-        context.close()
     assert {"image-alt", "link-in-text-block"} <= rules, rules
     assert off_the_text == ["x: rgb(204, 204, 204) on rgba(0, 0, 0, 0)"], off_the_text
 
 
-def test_the_palette_toggle_gives_the_dark_scan_the_dark_colours(server, browser):
+def test_the_palette_toggle_gives_the_dark_scan_the_dark_colours(server, tabs):
     """Negative control for the dark half of the scan: text in a fixed dark grey reads on the
     light page and not on the dark one, after the same toggle the scan uses."""
-    context = browser.new_context(color_scheme="light")
-    try:
-        page = context.new_page()
+    with tabs.lend(color_scheme="light") as page:
         page.goto(server)
         page.wait_for_selector("html[data-abh-ready]", state="attached")
         page.evaluate(
@@ -230,6 +215,4 @@ def test_the_palette_toggle_gives_the_dark_scan_the_dark_colours(server, browser
                 for rule, _, selectors in violations_on(page, Axe(), COLOUR_RULES, NOT_SCANNED)
                 if rule == "color-contrast"
             ]
-    finally:
-        context.close()
     assert found == {"light": [], "dark": [[".abh-fixed-grey"]]}, found

@@ -83,24 +83,30 @@ def ready(page):
 
 
 class Reader:
-    """One browser context (its own localStorage) with a page, recording what went wrong."""
+    """A reader at a browser tab (tests/tabs.py), recording what went wrong while it reads."""
 
-    def __init__(self, context, base):
-        self.context, self.base = context, base
+    def __init__(self, page, base):
+        self.page, self.base = page, base
         self.host = urlsplit(base).netloc
         self.errors, self.foreign, self.requests = [], [], []
-        context.set_default_timeout(TIMEOUT_MS)
-        context.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
-        context.on("request", self._request)
-        self.page = context.new_page()
-        self.page.on("console", lambda message: message.type == "error" and self.errors.append(message.text))
-        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.set_default_timeout(TIMEOUT_MS)
+        page.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
+        self.listeners = {"request": self._request, "console": self._console, "pageerror": self._page_error}
+        for event, listener in self.listeners.items():
+            page.on(event, listener)
 
     def _request(self, request):
         self.requests.append(request)
         parts = urlsplit(request.url)
         if parts.scheme in ("http", "https", "ws", "wss") and parts.netloc != self.host:
             self.foreign.append(request.url)
+
+    def _console(self, message):
+        if message.type == "error":
+            self.errors.append(message.text)
+
+    def _page_error(self, error):
+        self.errors.append(str(error))
 
     def open(self, path=LESSON):
         response = self.page.goto(self.base + path)
@@ -111,12 +117,27 @@ class Reader:
         self.page.reload()
         return ready(self.page)
 
+    def leave(self):
+        """Stop listening: the tab goes on to another test."""
+        for event, listener in self.listeners.items():
+            self.page.remove_listener(event, listener)
+
+
+@contextlib.contextmanager
+def reading(tabs, base, **options):
+    """A Reader at a tab made with the context ``options``, for the length of the block."""
+    with tabs.lend(**options) as page:
+        reader = Reader(page, base)
+        try:
+            yield reader
+        finally:
+            reader.leave()
+
 
 @pytest.fixture
-def reader(browser, server):
-    context = browser.new_context()
-    yield Reader(context, server)
-    context.close()
+def reader(tabs, server):
+    with reading(tabs, server) as reader:
+        yield reader
 
 
 @pytest.fixture(scope="session")
@@ -485,6 +506,28 @@ def test_bad_cell_input_names_the_cell_and_keeps_the_last_good_numbers(reader, b
 # ---------------------------------------------------------------- stored state, takeaway and reset
 
 
+LEAVE = "localStorage.setItem('left', '1'); sessionStorage.setItem('left', '1'); document.cookie = 'left=1; path=/'"
+LEFT_BEHIND = "[localStorage.getItem('left'), sessionStorage.getItem('left'), document.cookie]"
+
+
+def test_a_tab_lent_again_remembers_nothing(tabs, server):
+    """The tests share browser tabs (tests/tabs.py), so the next test's reader must meet none
+    of what the last one stored, though leaving the page alone would keep it."""
+    with tabs.lend() as page:
+        page.goto(server + LESSON)
+        ready(page)
+        page.evaluate(LEAVE)
+        page.goto("about:blank")
+        page.goto(server + "sitemap.xml")  # the origin again, with no script of the book's
+        assert page.evaluate(LEFT_BEHIND) == ["1", "1", "left=1"]
+        lent = page
+    with tabs.lend() as page:
+        assert page is lent and page.url == "about:blank"  # the same tab, lent again
+        page.goto(server + "sitemap.xml")
+        assert page.evaluate(LEFT_BEHIND) == [None, None, ""]
+        assert page.evaluate("localStorage.length + sessionStorage.length") == 0  # nor the theme's
+
+
 def test_state_survives_a_reload_and_reset_clears_it(reader, bench):
     page = reader.open()
     initial_output = page.locator("[data-bind='output.0']").inner_text()
@@ -814,30 +857,26 @@ def says_it_needs_scripts(page):
 
 
 @contextlib.contextmanager
-def without_scripts(browser, url):
-    """The page at ``url`` in a browser context that runs no script, closed afterwards."""
-    context = browser.new_context(java_script_enabled=False)
-    context.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
-    try:
-        page = context.new_page()
+def without_scripts(tabs, url):
+    """The page at ``url`` in a tab that runs no script."""
+    with tabs.lend(java_script_enabled=False) as page:
+        page.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
         page.goto(url)
         yield page
-    finally:
-        context.close()
 
 
-def test_from_a_folder_with_scripts_off_each_widget_says_how_to_get_it(browser, bench_site):
+def test_from_a_folder_with_scripts_off_each_widget_says_how_to_get_it(tabs, bench_site):
     """Opened from disk in a browser that runs no script, the bench's widgets keep their content
     and each tells the reader why its controls are missing and how to get them."""
-    with without_scripts(browser, bench_site.site.as_uri() + "/" + LESSON) as page:
+    with without_scripts(tabs, bench_site.site.as_uri() + "/" + LESSON) as page:
         assert page.url.startswith("file://")
         seen = says_it_needs_scripts(page)
         assert seen == {".abh-gate", ".abh-predict", ".abh-takeaway", ".abh-practice", ".abh-lab"}
         assert page.locator("article input:not([type=radio]), article button").count() == 0
 
 
-def test_without_javascript_the_bench_shows_everything(browser, server, bench):
-    with without_scripts(browser, server + LESSON) as page:
+def test_without_javascript_the_bench_shows_everything(tabs, server, bench):
+    with without_scripts(tabs, server + LESSON) as page:
         assert page.locator("svg.abh-figure").count() == 4  # the bars and three heat maps
         expect(page.locator(".abh-fold")).to_be_visible()  # folded work shows without the script
         expect(page.locator("[data-reveal-after='predict']")).to_be_visible()

@@ -14,12 +14,12 @@ from tests import computed, sitebuild
 from tests.test_browser import (
     HOME,
     VISIBLE_JS,
-    Reader,
     expect,
     practice,
     practice_check,
     practice_result,
     practice_submit,
+    reading,
     says_it_needs_scripts,
     shown_answer,
     shown_fixture,
@@ -41,11 +41,10 @@ def server(site):
 
 
 @pytest.fixture
-def reader(browser, server):
+def reader(tabs, server):
     """A reader at 1280 × 900 px, the width at which no formula may scroll sideways."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    yield Reader(context, server)
-    context.close()
+    with reading(tabs, server, viewport={"width": 1280, "height": 900}) as reader:
+        yield reader
 
 
 @pytest.mark.parametrize("path", REAL_PAGES)
@@ -88,8 +87,8 @@ def formulas_fit_their_column(page, path):
 
 
 @pytest.mark.parametrize("path", REAL_LESSONS)
-def test_a_real_lesson_shows_everything_without_javascript(browser, server, path):
-    with without_scripts(browser, server + path) as page:
+def test_a_real_lesson_shows_everything_without_javascript(tabs, server, path):
+    with without_scripts(tabs, server + path) as page:
         hidden = page.eval_on_selector_all(
             "[data-reveal-after], .abh-fold",
             f"all => all.filter(e => !({VISIBLE_JS})(e)).map(e => e.outerHTML.slice(0, 80))",

@@ -17,10 +17,8 @@ def server(site):
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_a_hidden_cell_has_no_fill_and_the_words_do_not_depend_on_the_scheme(browser, server, scheme):
-    context = browser.new_context(color_scheme=scheme)
-    try:
-        page = context.new_page()
+def test_a_hidden_cell_has_no_fill_and_the_words_do_not_depend_on_the_scheme(tabs, server, scheme):
+    with tabs.lend(color_scheme=scheme) as page:
         page.goto(server + PAGE)
         page.wait_for_load_state("load")
         fills = page.eval_on_selector_all(".abh-masked", "cells => cells.map(c => getComputedStyle(c).fill)")
@@ -29,5 +27,3 @@ def test_a_hidden_cell_has_no_fill_and_the_words_do_not_depend_on_the_scheme(bro
         assert heat and all(fill != "none" for fill in heat)
         text = page.inner_text("article")
         assert "darker" not in text and "lighter" not in text
-    finally:
-        context.close()

@@ -20,7 +20,7 @@ from urllib.parse import urljoin
 import pytest
 
 from tests import sitebuild
-from tests.test_browser import NAVIGATION_TIMEOUT_MS, Reader, expect, uncover
+from tests.test_browser import NAVIGATION_TIMEOUT_MS, expect, reading, uncover
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
@@ -38,12 +38,11 @@ def served_site(site):
 
 
 @pytest.fixture(params=["file", "http"])
-def reader(request, browser, site):
+def reader(request, tabs, site):
     """A reader of the real site, opened from its folder (file://) or served over HTTP."""
     base = site.site.as_uri() + "/" if request.param == "file" else request.getfixturevalue("served_site")
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    yield Reader(context, base)
-    context.close()
+    with reading(tabs, base, viewport={"width": 1280, "height": 900}) as reader:
+        yield reader
 
 
 def answer(item):
