@@ -47,8 +47,9 @@ def rendered_once(tmp_path_factory):
 
 @pytest.fixture
 def rendered(rendered_once, tmp_path):
-    """A copy of the project whose pages (and cache) a build made."""
-    shutil.copytree(rendered_once, tmp_path / "project")
+    """A copy of the project whose pages (and cache) a build made (the link to the installed
+    build tools copied as a link: followed, it would copy every file of node_modules)."""
+    shutil.copytree(rendered_once, tmp_path / "project", symlinks=True)
     return tmp_path / "project"
 
 
