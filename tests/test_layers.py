@@ -9,6 +9,8 @@ too), so an import made lazily to save start-up time counts as well.
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 CODE = ROOT / "macros"
 
@@ -38,10 +40,15 @@ def imports(path):
     return found - {None, module_name(path)}
 
 
-GRAPH = {name: imports(path) for name, path in MODULES.items()}
+@pytest.fixture(scope="module")
+def graph():
+    """Each module of macros/ with the project's modules it imports. Made when the tests run,
+    not when pytest collects them: reading every module is a third of a second, and each
+    pytest process collects this file."""
+    return {name: frozenset(imports(path)) for name, path in MODULES.items()}
 
 
-def cycles():
+def cycles(graph):
     """Each import cycle once, as the list of modules around it (Tarjan's components)."""
     index, low, stack, on_stack, found = {}, {}, [], set(), []
 
@@ -49,7 +56,7 @@ def cycles():
         index[node] = low[node] = len(index)
         stack.append(node)
         on_stack.add(node)
-        for target in GRAPH[node]:
+        for target in graph[node]:
             if target not in index:
                 visit(target)
                 low[node] = min(low[node], low[target])
@@ -66,31 +73,28 @@ def cycles():
             if len(component) > 1:
                 found.append(sorted(component))
 
-    for node in GRAPH:
+    for node in graph:
         if node not in index:
             visit(node)
     return found
 
 
-def test_there_is_no_import_cycle():
-    assert cycles() == []
+def test_there_is_no_import_cycle(graph):
+    assert cycles(graph) == []
 
 
-def test_the_finder_sees_a_cycle():
+def test_the_finder_sees_a_cycle(graph):
     """The control: two modules importing each other are one component."""
-    GRAPH["macros.engine.steps"].add("macros.engine.trace")
-    GRAPH["macros.engine.trace"].add("macros.engine.steps")
-    try:
-        assert ["macros.engine.steps", "macros.engine.trace"] in cycles()
-    finally:
-        GRAPH["macros.engine.steps"].discard("macros.engine.trace")
-        GRAPH["macros.engine.trace"].discard("macros.engine.steps")
+    looped = dict(graph)
+    looped["macros.engine.steps"] |= {"macros.engine.trace"}
+    looped["macros.engine.trace"] |= {"macros.engine.steps"}
+    assert ["macros.engine.steps", "macros.engine.trace"] in cycles(looped)
 
 
-def test_the_engine_imports_nothing_of_ours_but_itself():
+def test_the_engine_imports_nothing_of_ours_but_itself(graph):
     outside = {
         (name, target)
-        for name, targets in GRAPH.items()
+        for name, targets in graph.items()
         if name.startswith("macros.engine")
         for target in targets
         if not target.startswith("macros.engine")
@@ -98,10 +102,10 @@ def test_the_engine_imports_nothing_of_ours_but_itself():
     assert outside == set()
 
 
-def test_only_the_wiring_and_the_entry_point_import_the_wiring():
+def test_only_the_wiring_and_the_entry_point_import_the_wiring(graph):
     importers = {
         name
-        for name, targets in GRAPH.items()
+        for name, targets in graph.items()
         if any(target.startswith("macros.site") for target in targets) and not name.startswith("macros.site")
     }
     assert importers == {"macros"}  # macros/__init__.py: mkdocs-macros' define_env and hook

@@ -12,7 +12,7 @@ import pytest
 
 from macros.pages import environment
 from macros.pages.book import Book
-from tests.sitebuild import copy_project, edit
+from tests.sitebuild import PROJECT, edit
 
 TWO_HEADS = "two-heads-separate-projections"
 ONE_HEAD = "attention-by-hand"
@@ -38,18 +38,29 @@ def kept(root, slugs=PAGES, docs=("index.md",)):
     return {slug for slug in slugs if book.kept(src(slug)) is not None} | {p for p in docs if book.kept(p)}
 
 
+def copy_page_sources(dest):
+    """What a Book renders these pages from: the lessons, the pages of docs/ and mkdocs.yml.
+    The templates under macros/ come from the package itself (``environment.CODE``) and no
+    page reads docs/assets, so copies of those would be files made and removed for nothing."""
+    shutil.copytree(PROJECT / "lessons", dest / "lessons", ignore=shutil.ignore_patterns("__pycache__"))
+    (dest / "docs").mkdir()
+    for page in (PROJECT / "docs").glob("*.md"):
+        shutil.copy2(page, dest / "docs" / page.name)
+    shutil.copy2(PROJECT / "mkdocs.yml", dest / "mkdocs.yml")
+    return dest
+
+
 @pytest.fixture(scope="module")
 def rendered_once(tmp_path_factory):
-    root = copy_project(tmp_path_factory.mktemp("rendered"))
+    root = copy_page_sources(tmp_path_factory.mktemp("rendered"))
     render_all(root)
     return root
 
 
 @pytest.fixture
 def rendered(rendered_once, tmp_path):
-    """A copy of the project whose pages (and cache) a build made (the link to the installed
-    build tools copied as a link: followed, it would copy every file of node_modules)."""
-    shutil.copytree(rendered_once, tmp_path / "project", symlinks=True)
+    """A copy of the project whose pages (and cache) a build made."""
+    shutil.copytree(rendered_once, tmp_path / "project")
     return tmp_path / "project"
 
 
