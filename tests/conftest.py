@@ -28,9 +28,10 @@ def pytest_collection_modifyitems(items):
     longest_first(items)
 
 
-# The longest modules, longest first, as `--durations=0` measured them (seconds, each module
-# alone, 2026-12-01): the accessibility scan 74, the cache identity builds 63, the served
-# previews 47, the browser sweeps over every lesson 37, the widget bench 30.
+# The longest modules, longest first: each module run alone (wall seconds, 2026-12-01), since
+# under `make test` a module's time depends on what the other process runs beside it. The
+# accessibility scan 74, the cache identity builds 63, the served previews 47, the browser
+# sweeps over every lesson 37, the widget bench 30.
 LONGEST = ("test_accessibility", "test_cache_identity", "test_serve", "test_browser_lessons", "test_browser")
 
 
@@ -92,6 +93,15 @@ def site(tmp_path_factory, pytestconfig):
     result = sitebuild.Build.read(record)
     assert result.returncode == 0, result.output
     return result
+
+
+@pytest.fixture(scope="session")
+def served_site(site):
+    """The session's build of the real site over HTTP on 127.0.0.1 (module scripts and local
+    storage need an origin). One server for the whole run: a URL names one file all run long,
+    so what the browser tabs keep in their HTTP cache (tests/tabs.py) is what it would send."""
+    with sitebuild.served(site.site) as url:
+        yield url
 
 
 @pytest.fixture

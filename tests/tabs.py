@@ -12,14 +12,23 @@ whatever the origins the tab visited stored is cleared: local and session storag
 cookies, IndexedDB (Chromium's DevTools command ``Storage.clearDataForOrigin``, for every
 kind of storage). The book keeps a reader's state in local storage, the theme its palette
 choice. So the next test meets a new reader; tests/test_browser.py checks that a tab lent
-again remembers nothing. A tab that cannot be cleared (its page crashed, say) is closed and
-a new one made for the next test.
+again remembers nothing. Its timeouts go back to Playwright's default, 30 s, for actions
+and navigations alike: a test that wants others sets both.
+
+The HTTP cache is kept: clearing it made each page load cost a tenth of a core-second more.
+It cannot give a test another server's file: each built folder is served by one server for
+the whole run (the ``served_site`` fixture, and the widget bench's ``server``), so a URL
+names one file all run long.
+
+A tab that cannot be cleared is closed, and a new one is made for the next test. That
+happens when its page crashed, or when it was still navigating as its test ended (going to
+about:blank is then interrupted). The test that had it reports the error at teardown.
 """
 
 import contextlib
 from urllib.parse import urlsplit
 
-# Playwright's own defaults, given back to a tab whose test set others.
+# Playwright's own default, given back to a tab whose test set others.
 TIMEOUT_MS = 30000
 
 

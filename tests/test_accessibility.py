@@ -55,12 +55,6 @@ FORMULAS_OFF_THE_TEXT = """() => {
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def server(site):
-    with sitebuild.served(site.site) as url:
-        yield url
-
-
 def built_pages(site_dir):
     """Every HTML page of the built site, as its path ('index.html', 'glossary.html', '404.html')."""
     return [path.relative_to(site_dir).as_posix() for path in sorted(site_dir.rglob("*.html"))]
@@ -107,6 +101,7 @@ def scan(tabs, base, paths):
     found = {}
     with tabs.lend(color_scheme="light") as page:
         page.set_default_timeout(TIMEOUT_MS)
+        page.set_default_navigation_timeout(TIMEOUT_MS)
         for path in paths:
             response = page.goto(base + path)
             assert response is not None and (response.ok or path == "404.html"), (
@@ -126,10 +121,10 @@ def scan(tabs, base, paths):
     return found
 
 
-def test_no_serious_or_critical_violation_on_any_page_light_or_dark(site, server, tabs):
+def test_no_serious_or_critical_violation_on_any_page_light_or_dark(site, served_site, tabs):
     paths = built_pages(site.site)
     assert len(paths) >= 9, paths  # home, glossary, the author guide, six lessons, the 404 page
-    found = scan(tabs, server, paths)
+    found = scan(tabs, served_site, paths)
     problems = [
         f"{path or '/'} [{scheme}] {rule} ({impact}): {', '.join(selectors)}"
         for (path, scheme), (violations, _) in found.items()
@@ -145,13 +140,14 @@ def test_no_serious_or_critical_violation_on_any_page_light_or_dark(site, server
 
 
 @pytest.mark.parametrize("scheme", sorted(SCHEMES))
-def test_no_serious_or_critical_violation_once_the_widgets_are_used(server, tabs, scheme):
+def test_no_serious_or_critical_violation_once_the_widgets_are_used(served_site, tabs, scheme):
     """The controls the script shows only after the reader acts: a prediction's feedback after a
     wrong lock-in, a graded answer, a saved takeaway with the book's beside it, a practice set
     loaded from its data file with a worked solution open, and the question a reset asks."""
     with tabs.lend(color_scheme=SCHEMES[scheme][0]) as page:
         page.set_default_timeout(TIMEOUT_MS)
-        page.goto(server + sitebuild.lesson_page("two-heads-of-dimension-one") + "?variant=2")
+        page.set_default_navigation_timeout(TIMEOUT_MS)
+        page.goto(served_site + sitebuild.lesson_page("two-heads-of-dimension-one") + "?variant=2")
         page.wait_for_selector("html[data-abh-ready]", state="attached")
         in_scheme(page, scheme)
         prediction = page.locator(".abh-predict[data-predict='predict']")
@@ -172,12 +168,12 @@ def test_no_serious_or_critical_violation_once_the_widgets_are_used(server, tabs
     assert not found, found
 
 
-def test_the_scan_finds_a_known_violation(server, tabs):
+def test_the_scan_finds_a_known_violation(served_site, tabs):
     """Negative control: on a real page, a link told from its text by colour alone and an image
     without a text alternative are both reported, and so is a formula in a pale grey of its
     own, so a clean result above means the rules ran."""
     with tabs.lend(color_scheme="light") as page:
-        page.goto(server)
+        page.goto(served_site)
         page.evaluate(
             """() => {
               const p = document.createElement('p');
@@ -196,11 +192,11 @@ def test_the_scan_finds_a_known_violation(server, tabs):
     assert off_the_text == ["x: rgb(204, 204, 204) on rgba(0, 0, 0, 0)"], off_the_text
 
 
-def test_the_palette_toggle_gives_the_dark_scan_the_dark_colours(server, tabs):
+def test_the_palette_toggle_gives_the_dark_scan_the_dark_colours(served_site, tabs):
     """Negative control for the dark half of the scan: text in a fixed dark grey reads on the
     light page and not on the dark one, after the same toggle the scan uses."""
     with tabs.lend(color_scheme="light") as page:
-        page.goto(server)
+        page.goto(served_site)
         page.wait_for_selector("html[data-abh-ready]", state="attached")
         page.evaluate(
             """() => document.querySelector('article').insertAdjacentHTML(

@@ -34,16 +34,10 @@ REAL_PAGES = [HOME, *(sitebuild.lesson_page(folder.name) for folder in lessons.f
 REAL_LESSONS = REAL_PAGES[1:]
 
 
-@pytest.fixture(scope="module")
-def server(site):
-    with sitebuild.served(site.site) as url:
-        yield url
-
-
 @pytest.fixture
-def reader(tabs, server):
+def reader(tabs, served_site):
     """A reader at 1280 × 900 px, the width at which no formula may scroll sideways."""
-    with reading(tabs, server, viewport={"width": 1280, "height": 900}) as reader:
+    with reading(tabs, served_site, viewport={"width": 1280, "height": 900}) as reader:
         yield reader
 
 
@@ -87,8 +81,8 @@ def formulas_fit_their_column(page, path):
 
 
 @pytest.mark.parametrize("path", REAL_LESSONS)
-def test_a_real_lesson_shows_everything_without_javascript(tabs, server, path):
-    with without_scripts(tabs, server + path) as page:
+def test_a_real_lesson_shows_everything_without_javascript(tabs, served_site, path):
+    with without_scripts(tabs, served_site + path) as page:
         hidden = page.eval_on_selector_all(
             "[data-reveal-after], .abh-fold",
             f"all => all.filter(e => !({VISIBLE_JS})(e)).map(e => e.outerHTML.slice(0, 80))",

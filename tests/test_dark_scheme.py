@@ -10,16 +10,10 @@ pytestmark = pytest.mark.browser
 PAGE = sitebuild.lesson_page("compare-heads-before-averaging")
 
 
-@pytest.fixture(scope="module")
-def server(site):
-    with sitebuild.served(site.site) as url:
-        yield url
-
-
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_a_hidden_cell_has_no_fill_and_the_words_do_not_depend_on_the_scheme(tabs, server, scheme):
+def test_a_hidden_cell_has_no_fill_and_the_words_do_not_depend_on_the_scheme(tabs, served_site, scheme):
     with tabs.lend(color_scheme=scheme) as page:
-        page.goto(server + PAGE)
+        page.goto(served_site + PAGE)
         page.wait_for_load_state("load")
         fills = page.eval_on_selector_all(".abh-masked", "cells => cells.map(c => getComputedStyle(c).fill)")
         assert fills and set(fills) == {"none"}

@@ -31,12 +31,6 @@ ROTARY = "rotary-by-hand"  # a widget whose module starts only on its page
 VARIANT = 3
 
 
-@pytest.fixture(scope="module")
-def served_site(site):
-    with sitebuild.served(site.site) as url:
-        yield url
-
-
 @pytest.fixture(params=["file", "http"])
 def reader(request, tabs, site):
     """A reader of the real site, opened from its folder (file://) or served over HTTP."""

@@ -1,9 +1,9 @@
 """The page cache: a page is made again exactly when something it was made from changes.
 
-Each case renders pages of a copy of the project (``Book``, as a build does, with the cache in
-the copy's ``.cache/pages``), edits one source, and asks a new Book, as the next build would,
-which pages it still has (``Book.kept``). tests/test_cache_identity.py checks the same through
-real builds, byte for byte.
+Each case renders pages of a copy of the project's page sources (``Book``, as a build does,
+with the cache in the copy's ``.cache/pages``), edits one source, and asks a new Book, as the
+next build would, which pages it still has (``Book.kept``). tests/test_cache_identity.py
+checks the same through real builds, byte for byte.
 """
 
 import shutil
@@ -39,14 +39,13 @@ def kept(root, slugs=PAGES, docs=("index.md",)):
 
 
 def copy_page_sources(dest):
-    """What a Book renders these pages from: the lessons, the pages of docs/ and mkdocs.yml.
-    The templates under macros/ come from the package itself (``environment.CODE``) and no
-    page reads docs/assets, so copies of those would be files made and removed for nothing."""
+    """What a Book renders these pages from: the lessons and the pages of docs/. The templates
+    under macros/ come from the package itself (``environment.CODE``) and no page reads
+    docs/assets, so copies of those would be files made and removed for nothing."""
     shutil.copytree(PROJECT / "lessons", dest / "lessons", ignore=shutil.ignore_patterns("__pycache__"))
     (dest / "docs").mkdir()
     for page in (PROJECT / "docs").glob("*.md"):
         shutil.copy2(page, dest / "docs" / page.name)
-    shutil.copy2(PROJECT / "mkdocs.yml", dest / "mkdocs.yml")
     return dest
 
 
