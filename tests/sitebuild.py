@@ -23,7 +23,7 @@ from pathlib import Path
 import yaml
 
 PROJECT = Path(__file__).resolve().parent.parent
-SOURCES = ("mkdocs.yml", "docs", "lessons", "macros")
+SOURCES = ("mkdocs.yml", "requirements-torch.txt", "docs", "lessons", "macros")
 # The build's tools installed by `npm ci` (the bundler of the page script, the worker shim):
 # a copy links the project's folder rather than copying 10 MB into every test's folder.
 TOOLS = "node_modules"

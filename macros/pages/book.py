@@ -17,7 +17,7 @@ from pathlib import Path
 from macros.errors import LessonError
 from macros.pages import cache, checks, environment, located
 from macros.pages.checks import PageError
-from macros.sources import folders, front_matter, reads, track
+from macros.sources import folders, front_matter, pins, reads, track
 
 TRACK = ":track"  # the named dependency every page has: the nav, titles and prerequisites
 
@@ -169,8 +169,12 @@ class Book:
         return self.lesson_files(slug)["notebook"]
 
     def book_names(self):
-        """The book's own names: the other lessons, by slug."""
-        return {"lessons": self.lessons}
+        """The book's own names: the other lessons, by slug; the torch release the notebooks'
+        PyTorch cells are checked with (read only by a page that asks for it)."""
+        return {
+            "lessons": self.lessons,
+            "torch_release": lambda: pins.pinned(self.root / pins.TORCH_REQUIREMENTS, "torch"),
+        }
 
     def track_names(self, src_uri):
         """The track map, with links relative to the page at ``src_uri``."""
