@@ -32,7 +32,7 @@ import pytest
 from macros import lessons
 from macros.engine import steps, variants
 from macros.render.numbers import format_values
-from tests import sitebuild
+from tests import computed, sitebuild
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
@@ -794,7 +794,7 @@ def test_keyboard_alone_on_a_real_lesson(reader):
     prediction's radios, arrows, Space on Lock in, and focus lands on the feedback; Tab on to a
     check, type, Enter."""
     slug = "two-heads-of-dimension-one"
-    lesson = lessons.load(sitebuild.PROJECT / "lessons" / slug)
+    lesson = computed.lesson(slug)
     page = reader.open(sitebuild.lesson_page(slug))
     predict = prediction(page, "predict")
     correct = int(predict.get_attribute("data-correct"))
@@ -1098,7 +1098,7 @@ def test_rotary_lab_moves_both_positions_and_the_score_stays_put(reader):
     """docs/assets/js/rotary-lab.js on its lesson page; expected numbers from numpy (positions.py)."""
     from macros.engine import positions
 
-    lesson = lessons.load(sitebuild.PROJECT / "lessons" / "rotary-by-hand")
+    lesson = computed.lesson("rotary-by-hand")
     x, base = lesson.trace.heads[0], lesson.fixture.positions["base"]
     q, k, a, b = (
         x.Q_projected[0],

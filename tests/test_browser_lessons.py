@@ -111,7 +111,7 @@ def practice_grades_three_sets(page, slug):
     1, an answer off by max(0.05, 10%) is not accepted, and one outside the quantity's range (a
     weight of −0.5, say) is refused with the reason. The grading code is the same for every set
     and lesson; tests/test_browser.py tries it at its boundaries and at the last set."""
-    practice_of = lessons.load(sitebuild.PROJECT / "lessons" / slug).practice
+    practice_of = computed.lesson(slug).practice
     for number, button in ((1, None), (2, "New numbers"), (0, "The lesson's numbers")):
         if button:
             page.get_by_role("button", name=button).click()
