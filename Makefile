@@ -38,7 +38,7 @@ build: $(STAMP)
 	STRICT=true $(PY) -m mkdocs build --site-dir site.tmp
 	rm -rf site && mv site.tmp site
 
-# A new lesson from the starter (macros/scaffold/), listed last in the last chapter of
+# A new lesson from the starter (macros/tools/scaffold/), listed last in the last chapter of
 # lessons/track.yaml or in CHAPTER="...": make lesson SLUG=my-topic TITLE="My topic"
 lesson: $(STAMP)
 	$(PY) -m macros lesson $(if $(TITLE),--title "$(TITLE)") $(if $(CHAPTER),--chapter "$(CHAPTER)") -- "$(SLUG)"
@@ -83,7 +83,7 @@ test-torch: $(TORCH_STAMP)
 lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(PY) -m macros.lint
+	$(PY) -m macros.tools.lint
 
 # Rewrite the reviewed record of every lesson's published values; review with git diff.
 golden: $(STAMP)
@@ -91,7 +91,7 @@ golden: $(STAMP)
 
 # Rewrite docs/assets/js/contract.js, the browser twin's copy of the trace's declared fields.
 contract: $(STAMP)
-	$(PY) -m macros.twin_contract
+	$(PY) -m macros.tools.twin_contract
 
 bench: $(STAMP)
 	$(PY) bench/build_time.py

@@ -6,20 +6,22 @@ prints rows on one line, rounded, for reading). ``render`` writes the book as pl
 Markdown with a minimal mkdocs.yml. ``golden`` rewrites the reviewed record of
 published values into the folder it is given, or with ``--changes-since REF`` prints every
 recorded value that changed since a git ref, as Markdown. ``claims`` lists every claim of
-the book (where it is written, its sentence, the condition it checks) for review.
+the book (where it is written, its sentence, the condition it checks) for claims_listing.
 ``lesson`` starts a new lesson from the
-starter in ``macros/scaffold/`` and lists it in the track (``make lesson`` runs it).
+starter in ``macros/tools/scaffold/`` and lists it in the track (``make lesson`` runs it).
 """
 
 import argparse
 import json
 import sys
 
-from macros import computation, export, golden, golden_changes, lessons, missing, page_scripts, scaffold
+from macros import compute, lessons, lookup
 from macros.engine.records import trace_record
 from macros.errors import LessonError, shown_path
+from macros.pages import scripts as page_scripts
 from macros.render.numbers import format_values
 from macros.sources import fixture
+from macros.tools import export, golden, golden_changes, scaffold
 
 GOLDEN = lessons.LESSONS.parent / "tests" / "golden"  # where the project keeps its records
 
@@ -27,9 +29,9 @@ GOLDEN = lessons.LESSONS.parent / "tests" / "golden"  # where the project keeps 
 def select(data, path, trace):
     """The value at a dotted path of the trace's JSON form: 'heads.1.weights.0'."""
     try:
-        return missing.select(data, path, trace)
-    except missing.PathError as error:
-        raise missing.PathError(f"--path {error}") from None
+        return lookup.select(data, path, trace)
+    except lookup.PathError as error:
+        raise lookup.PathError(f"--path {error}") from None
 
 
 # In the JSON form null means "masked" in scaled and shifted, and "too large for float64" in
@@ -77,8 +79,8 @@ def readable(value, places, indent="", name=""):
 
 def trace_command(args):
     loaded = fixture.load(args.path)
-    trace = computation.compute(loaded)
-    generated = computation.generation_of(loaded, trace)
+    trace = compute.compute(loaded)
+    generated = compute.generation_of(loaded, trace)
     data = trace_record(trace) | (generated.to_dict() if generated else {})
     if args.select:
         data = select(data, args.select, trace)
@@ -102,9 +104,9 @@ def golden_command(args):
 
 
 def claims_command(args):
-    from macros import review
+    from macros.tools import claims_listing
 
-    print(review.text(review.listing(args.project, args.lessons or None)))
+    print(claims_listing.text(claims_listing.listing(args.project, args.lessons or None)))
 
 
 def lesson_command(args):

@@ -48,6 +48,10 @@ def row_note(path):
     return f" (row {int(indices[0]) + 1}, column {int(indices[1]) + 1})"
 
 
+class PracticeError(FixtureError):
+    """A mistake in a fixture's practice block, or a generator that cannot satisfy its constraints."""
+
+
 class ClaimError(LessonError):
     """A sentence of a lesson that the computed numbers no longer support."""
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from macros import engine
-from macros.computation import compute, generation_of
+from macros.compute import compute, generation_of
 from macros.engine import variants
 from macros.engine.trace import to_dict
 from macros.practice import build as practice_build
@@ -29,6 +29,8 @@ class Lesson:
     fixture: Fixture
     trace: engine.Trace
     practice: practice_build.Practice | None = None  # new numbers for the exercise, checked
+
+    _reader_word = "lesson"  # how an author's misspelt name is reported (macros.lookup)
 
     @property
     def template(self):

@@ -99,7 +99,7 @@ def notebook(slug):
 
 def names(loaded):
     """What the page of a computed lesson's template sees, by name."""
-    from macros import context
+    from macros.pages import context
 
     shared = book()
     return context.lesson_names(loaded, shared.environment, {shared.book_names: shared.book_names()})

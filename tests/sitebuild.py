@@ -53,7 +53,7 @@ class Build:
 
 
 def lesson_page(slug):
-    """Where the site publishes a lesson's page (macros/site/files.py): a file, so that links to
+    """Where the site publishes a lesson's page (macros/site/lesson_files.py): a file, so that links to
     it work from a folder on disk as they do over HTTP."""
     return f"lessons/{slug}/index.html"
 

@@ -1,10 +1,10 @@
 """The author guide names every name a lesson template can use, with an example.
 
-The names are read from the code, not from a list kept here: ``macros.context`` (every name
+The names are read from the code, not from a list kept here: ``macros.pages.context`` (every name
 a lesson page sees, and the helpers of every page), the book's own additions (``lessons``,
 ``track_map``, the front matter's fields), the shared partials of ``macros/explain/`` and
 every value of the lesson objects a template reaches (``lesson``, ``trace``, a head, the
-fixture and its heads), as ``macros.missing`` lists them for "did you mean". A new name
+fixture and its heads), as ``macros.lookup`` lists them for "did you mean". A new name
 that the guide does not mention fails here, so the guide cannot drift from the code.
 """
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from macros import missing
+from macros import lookup
 from macros.sources import front_matter
 from tests import computed
 
@@ -37,7 +37,7 @@ def template_names():
     for name, value in names.items():
         if name == "explain" or name in self_attention.meta:
             continue
-        wanted.append((f"{name}(" if callable(value) else name, "macros/context.py"))
+        wanted.append((f"{name}(" if callable(value) else name, "macros/pages/context.py"))
     wanted += [("lessons[", "macros/pages/book.py"), ("track_map(", "macros/pages/book.py")]
     wanted += [(name, "front matter") for name in sorted(front_matter.FIELDS)]
     partials = [n for n in dir(names["explain"]) if not n.startswith("_")]
@@ -51,7 +51,7 @@ def template_names():
         "fixture.heads[i]": self_attention.fixture.heads[0],
     }
     for kind, obj in objects.items():
-        wanted += [(f".{name}", kind) for name in sorted(missing.value_names(obj))]
+        wanted += [(f".{name}", kind) for name in sorted(lookup.value_names(obj))]
     return tuple(sorted(set(wanted)))
 
 
@@ -81,7 +81,7 @@ def test_the_guide_names_every_name_a_template_can_use():
 
 @pytest.mark.parametrize("removed", ["`per_head(heads, what)`", "`h.shifted`"])
 def test_a_name_left_out_of_the_guide_is_reported(removed):
-    # The negative control: take one mention out and the check names what is missing.
+    # The negative control: take one mention out and the check names what is lookup.
     text = GUIDE.read_text(encoding="utf-8")
     assert removed in text
     name = "per_head(" if "per_head" in removed else ".shifted"
@@ -112,6 +112,6 @@ def test_the_guide_shows_what_a_new_author_missed(example):
 
 def test_section_6_shows_the_starters_check_as_the_starter_writes_it():
     """The guide teaches the check a new lesson starts with; a change to either shows here."""
-    starter = Path("macros/scaffold/lesson.md").read_text(encoding="utf-8")
+    starter = Path("macros/tools/scaffold/lesson.md").read_text(encoding="utf-8")
     block = starter[starter.index("{% set tolerance") : starter.index("solution=solution) }}")]
     assert block in GUIDE.read_text(encoding="utf-8")

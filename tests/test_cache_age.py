@@ -1,4 +1,4 @@
-"""Cache files unused for a month are removed at the end of a build (macros/cache_age.py);
+"""Cache files unused for a month are removed at the end of a build (macros/caching/age.py);
 reading an entry back counts as using it."""
 
 import os
@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from macros import cache_age
+from macros.caching import age as cache_age
 from macros.pages.cache import Made, PageCache
 from tests.sitebuild import build, copy_project
 

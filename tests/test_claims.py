@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from macros import claims
 from macros.errors import ClaimError, WidgetError
 from macros.render import widgets
 from macros.render.numbers import as_shown, format_values
+from macros.vocabulary import claims
 
 
 class TestAsShown:

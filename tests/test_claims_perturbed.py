@@ -1,5 +1,5 @@
 """Claims as strong as their sentences: every lesson rendered on mildly perturbed numbers
-(macros/review.py, seeded). Each claim either still holds or stops the page with its
+(macros/tools/claims_listing.py, seeded). Each claim either still holds or stops the page with its
 place; no render fails without one. A claim whose condition held under every
 perturbation asserts nothing about these numbers in particular: such claims must be on the
 reviewed list (tests/claims_that_always_hold.txt), so a new one is looked at before it lands.
@@ -7,7 +7,7 @@ reviewed list (tests/claims_that_always_hold.txt), so a new one is looked at bef
 
 import pytest
 
-from macros import review
+from macros.tools import claims_listing
 from tests import computed
 from tests.sitebuild import PROJECT
 
@@ -17,7 +17,7 @@ PERTURBATIONS = 4
 
 @pytest.fixture(scope="module")
 def reports():
-    return {slug: review.perturb(PROJECT, slug, PERTURBATIONS) for slug in computed.SLUGS}
+    return {slug: claims_listing.perturb(PROJECT, slug, PERTURBATIONS) for slug in computed.SLUGS}
 
 
 @pytest.mark.parametrize("slug", computed.SLUGS)

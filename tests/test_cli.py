@@ -81,7 +81,7 @@ def test_a_path_that_names_nothing_is_one_line(capsys, path, message):
 
 def test_a_bound_path_that_names_nothing_is_a_located_lesson_error():
     # bound("heads.0.weigths") in a template walks the page's published numbers the same way.
-    from macros.missing import PathError
+    from macros.lookup import PathError
     from macros.render.lesson_widgets import resolve
 
     expected = "heads.0.weigths: no value 'weigths' (the values are output, weights); did you mean 'weights'?"

@@ -1,5 +1,5 @@
 """The layer with the sequence keys (macros/engine/sequence.py), the scale study and the
-helpers their lessons use (macros/whatif.py, macros/encodings.py, macros/render/latex.py,
+helpers their lessons use (macros/vocabulary/recomputed.py, macros/vocabulary/positions.py, macros/render/latex.py,
 macros/render/rotary_widget.py): hand-worked values with their source, identities, and
 Hypothesis for the rest."""
 
@@ -10,9 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from macros import encodings, scaling, whatif
 from macros.engine import attention, positions, scale_study, sequence
 from macros.render import rotary_widget
+from macros.vocabulary import positions as encodings
+from macros.vocabulary import recomputed, scaling
 
 # Drawing matrices is slow on a busy machine; the inputs are small and the check is not.
 relaxed = settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)
@@ -104,7 +105,7 @@ class TestSequenceLayer:
 
 class TestHelpers:
     def test_take_rows_counts_from_one(self):
-        assert whatif.take_rows([[1], [2], [3]], [3, 1, 2]).tolist() == [[3], [1], [2]]
+        assert recomputed.take_rows([[1], [2], [3]], [3, 1, 2]).tolist() == [[3], [1], [2]]
 
     def test_rotate_turns_a_pair_by_its_angle(self):
         assert np.allclose(encodings.rotate([2.0, 0.0], 5, 100.0), [2 * math.cos(5), 2 * math.sin(5)], atol=1e-15)

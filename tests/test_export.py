@@ -11,8 +11,8 @@ import pytest
 import yaml
 
 from macros import lessons as lesson_folders
-from macros import page_scripts
 from macros.notebooks.build import notebook_bytes
+from macros.pages import scripts as page_scripts
 from tests.sitebuild import PROJECT, copy_project, environment, page_text
 
 pytestmark = pytest.mark.build  # renders every lesson and builds the result

@@ -5,8 +5,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from macros import facts
 from macros.errors import ClaimError, LessonError
+from macros.vocabulary import facts
 
 
 def head(Q, K, V, visible=None):

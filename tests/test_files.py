@@ -1,10 +1,10 @@
-"""Cache files written whole (macros/files.py) and the formula cache's JSON (macros/render/katex.py)."""
+"""Cache files written whole (macros/caching/whole_files.py) and the formula cache's JSON (macros/render/katex.py)."""
 
 import json
 
 import pytest
 
-from macros.files import write_whole
+from macros.caching.whole_files import write_whole
 from macros.render.katex import json_entries
 
 

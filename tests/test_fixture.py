@@ -260,7 +260,7 @@ class TestYamlParsers:
     BOOK = [
         *sorted((ROOT / "lessons").glob("*/fixture.yaml")),
         ROOT / "lessons" / "track.yaml",
-        ROOT / "macros" / "scaffold" / "fixture.yaml",
+        ROOT / "macros" / "tools" / "scaffold" / "fixture.yaml",
     ]
 
     @staticmethod

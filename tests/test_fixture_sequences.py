@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from macros import computation, lessons
+from macros import compute, lessons
 from macros.engine import attention, positions
 from macros.engine.records import trace_record
 from macros.sources.sequences import SequenceAttention
@@ -147,7 +147,7 @@ def test_a_bad_sequence_fixture_is_refused_with_a_located_message(tmp_path, text
 
 class TestGoodKeys:
     def load(self, tmp_path, text):
-        return computation.compute(lessons.fixture.load(write(tmp_path, text)))
+        return compute.compute(lessons.fixture.load(write(tmp_path, text)))
 
     def test_without_new_keys_the_form_is_unchanged(self, tmp_path):
         data = lessons.fixture.load(write(tmp_path, GOOD))

@@ -2,7 +2,7 @@
 
 import pytest
 
-from macros import glossary
+from macros.vocabulary import glossary
 from tests import computed
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from macros import golden
+from macros.tools import golden
 from tests.computed import SLUGS, lesson
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

@@ -10,9 +10,9 @@ import subprocess
 
 import pytest
 
-from macros import golden_changes
 from macros.__main__ import main
 from macros.errors import LessonError
+from macros.tools import golden_changes
 
 # One head over two keys; the edit moves the first weights row and with it the output, a
 # masked weight (null) becomes visible, the scale is unchanged, `extras` goes and `concat` comes.

@@ -23,12 +23,13 @@ import numpy as np
 import pytest
 import yaml
 
-from macros import computation, twin_contract
+from macros import compute as computation
 from macros.engine import variants
 from macros.engine.trace import HEAD_FIELDS, LAYER_FIELDS, HeadTrace, Trace, for_place, to_dict
 from macros.errors import FixtureError
 from macros.render.lesson_widgets import not_in_browser
 from macros.sources import fixture
+from macros.tools import twin_contract
 from tests import computed
 from tests.nodejs import run_node
 from tests.sweeps import Sweep

@@ -1,12 +1,16 @@
-"""The code's layers point one way (shared/DESIGN.md): the engine imports nothing of ours but
-itself; nothing imports the MkDocs wiring (macros/site/) but the wiring itself and the
-plugin's entry point; there are no import cycles; modules are named by concept.
+"""The code's layers point one way (shared/DESIGN.md): a number travels from the fixture
+(``sources``) through the engine to the names a template may use (``vocabulary``), then to
+text (``render``) and pages, and the MkDocs wiring (``site``) and the authors' tools
+(``tools``) sit on top. Each package may import only the layers below its own (LAYERS, in
+order), and each package's ``__init__`` docstring says its job, lists its modules and names
+what it may import, so the rule a newcomer reads is the rule this file checks.
 
 Imports are read from the source (every ``import``/``from`` statement, inside functions
 too), so an import made lazily to save start-up time counts as well.
 """
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -21,6 +25,42 @@ def module_name(path):
 
 
 MODULES = {module_name(path): path for path in CODE.rglob("*.py") if "__pycache__" not in path.parts}
+
+# The layers, lowest first. A module may import its own layer and those listed before it; the
+# layers in one inner tuple are siblings that do not import each other.
+LAYERS = (
+    "macros.errors",  # the located errors every layer raises
+    "macros.caching",  # files written whole; old cache files removed
+    "macros.engine",  # numpy steps and the Trace (checked below: it imports nothing of ours)
+    "macros.sources",  # reading what authors write
+    "macros.compute",  # a validated fixture computed, guarded against overflow
+    "macros.lookup",  # a value by name, and the hint when a name is not there
+    "macros.render",  # numbers become text
+    "macros.vocabulary",  # the names a lesson template may use
+    "macros.explain",  # the shared step partials
+    "macros.practice",  # seeded practice variants
+    "macros.lessons",  # a lesson: fixture, trace, front matter and practice together
+    "macros.notebooks",  # each lesson's notebook
+    "macros.pages",  # the book rendered, its cache and its checks
+    ("macros.tools", "macros.site"),  # the authors' commands; the MkDocs wiring
+    ("macros.__main__", "macros"),  # the command line; mkdocs-macros' entry point
+)
+MAX_LOOSE = 6  # modules loose at the top of macros/, beside its packages
+
+
+def layer_of(name):
+    """The index in LAYERS of the layer a module belongs to, and the layer's own name."""
+    for index, layer in enumerate(LAYERS):
+        for member in layer if isinstance(layer, tuple) else (layer,):
+            if name == member or (member != "macros" and name.startswith(member + ".")):
+                return index, member
+    raise AssertionError(f"{name} is in no layer: add its package to LAYERS in tests/test_layers.py")
+
+
+def allowed(name, target):
+    """Whether ``name`` may import ``target``: the same layer's own package, or a lower layer."""
+    (mine, own), (theirs, other) = layer_of(name), layer_of(target)
+    return own == other or theirs < mine
 
 
 def resolve(name):
@@ -77,6 +117,64 @@ def cycles(graph):
         if node not in index:
             visit(node)
     return found
+
+
+def test_imports_point_down_the_layers(graph):
+    upward = sorted(
+        f"{name} imports {target}" for name, targets in graph.items() for target in targets if not allowed(name, target)
+    )
+    assert upward == [], "imports against the layers (tests/test_layers.py, LAYERS):\n" + "\n".join(upward)
+
+
+def test_the_layer_rule_sees_an_upward_import(graph):
+    """The control: the engine importing the pages, or the site importing a tool, is refused."""
+    assert not allowed("macros.engine.steps", "macros.pages.book")
+    assert not allowed("macros.site.hooks", "macros.tools.golden")
+    assert allowed("macros.pages.book", "macros.engine.steps")
+
+
+def test_every_module_is_in_a_layer():
+    for name in MODULES:
+        layer_of(name)
+
+
+def test_few_modules_lie_loose_at_the_top():
+    loose = sorted(path.name for path in CODE.glob("*.py"))
+    assert len(loose) <= MAX_LOOSE, (
+        f"{len(loose)} modules loose in macros/: {loose}; put each in the package of its job"
+    )
+
+
+def packages():
+    return sorted(path.parent for path in CODE.glob("*/__init__.py"))
+
+
+@pytest.mark.parametrize("package", packages(), ids=lambda path: path.name)
+def test_each_package_says_its_job_its_modules_and_what_it_may_import(package):
+    doc = ast.get_docstring(ast.parse((package / "__init__.py").read_text(encoding="utf-8"))) or ""
+    own = f"macros.{package.name}"
+    unnamed = [
+        path.name
+        for path in sorted(package.iterdir())
+        if path.name != "__init__.py" and (path.suffix == ".py" or (path / "__init__.py").exists())
+        if path.name not in doc
+    ]
+    assert unnamed == [], f"{own}/__init__.py's docstring does not name {unnamed}"
+    index, _ = layer_of(own)
+    below = [
+        member
+        for layer in LAYERS[:index]
+        for member in (layer if isinstance(layer, tuple) else (layer,))
+        if member not in ("macros", "macros.__main__")
+    ]
+    said = re.search(r"May import: (.*?)\.(?:\s|$)", doc, re.S)
+    assert said, f"{own}/__init__.py's docstring has no 'May import: ...' line"
+    if own == "macros.engine":
+        assert said[1].startswith("nothing"), "the engine imports nothing of ours"
+        return
+    span = re.match(r"(macros\.\w+) to (macros\.\w+)", said[1])
+    named = below[below.index(span[1]) : below.index(span[2]) + 1] if span else re.findall(r"macros\.\w+", said[1])
+    assert named == below, f"{own} may import {below[0]} to {below[-1]}; its docstring says {said[1]!r}"
 
 
 def test_there_is_no_import_cycle(graph):

@@ -1,8 +1,8 @@
-"""Suggestions for a misspelt name (macros/missing.py, macros/sources/found.py)."""
+"""Suggestions for a misspelt name (macros/lookup.py, macros/sources/found.py)."""
 
 import pytest
 
-from macros.missing import mapping_message, suggestion
+from macros.lookup import mapping_message, suggestion
 from macros.sources.found import closest_name
 
 

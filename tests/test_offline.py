@@ -2,7 +2,7 @@
 "Handing the book to a class without a network"), and the same tour served over HTTP.
 
 From ``file://`` browsers refuse ES modules and ``fetch``, and a link to a folder shows a
-listing. So the pages load one classic script (macros/page_scripts.py), the practice sets
+listing. So the pages load one classic script (macros/pages/scripts.py), the practice sets
 are a script (macros/render/practice.py), search reads its index from a script with
 Material's offline plugin and a local worker shim, and every page is a file
 (``use_directory_urls: false``). The tour opens the home page and three real lessons in

@@ -1,4 +1,4 @@
-"""The scripts made at build time (macros/page_scripts.py): the page's modules bundled into one
+"""The scripts made at build time (macros/pages/scripts.py): the page's modules bundled into one
 classic script, and the worker shim search needs on file://.
 
 Pages load the bundle, never the modules: a module left out of it would be code no page runs,
@@ -13,7 +13,7 @@ import subprocess
 
 import pytest
 
-from macros import page_scripts
+from macros.pages import scripts as page_scripts
 from tests.nodejs import node
 from tests.sitebuild import PROJECT, TOOLS
 

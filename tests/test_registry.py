@@ -5,8 +5,9 @@ import re
 import numpy as np
 import pytest
 
-from macros import context, facts
-from macros.registry import DuplicateNameError, Registry
+from macros.pages import context
+from macros.vocabulary import facts
+from macros.vocabulary.registry import DuplicateNameError, Registry
 from tests import computed
 
 
@@ -19,17 +20,17 @@ def test_a_name_defined_twice_is_refused_with_both_places():
     registry = Registry().add(context.formatting, context.formatting(3))
     with pytest.raises(DuplicateNameError) as caught:
         registry.add(facts.names, {**facts.names(3), "argmax": None})
-    first = line_of("macros/context.py", '"argmax": lambda v: claims.argmax(v, places)')
+    first = line_of("macros/pages/context.py", '"argmax": lambda v: claims.argmax(v, places)')
     assert str(caught.value) == (
-        f"the template name 'argmax' is defined twice: at macros/context.py:{first} and at "
-        f"macros/facts.py:{line_of('macros/facts.py', 'def names(places):')}"
+        f"the template name 'argmax' is defined twice: at macros/pages/context.py:{first} and at "
+        f"macros/vocabulary/facts.py:{line_of('macros/vocabulary/facts.py', 'def names(places):')}"
     )
 
 
 def test_a_front_matter_field_that_shadows_a_helper_is_refused():
     registry = Registry().add(context.formatting, context.formatting(3))
     with pytest.raises(
-        DuplicateNameError, match="'num' is defined twice: at macros/context.py:.* at x.md: front matter"
+        DuplicateNameError, match="'num' is defined twice: at macros/pages/context.py:.* at x.md: front matter"
     ):
         registry.add("x.md: front matter", {"num": 3})
 

@@ -2,7 +2,7 @@
 
 The end-to-end test generates a lesson in a copy of the project, builds it as ``make build``
 does, and finds on the page the numbers numpy computes from the starter's own numbers
-(``macros/scaffold/fixture.yaml``, read here independently of the engine). The refusals are
+(``macros/tools/scaffold/fixture.yaml``, read here independently of the engine). The refusals are
 checked as whole messages, with the lessons folder compared byte for byte before and after.
 """
 
@@ -18,12 +18,12 @@ import numpy as np
 import pytest
 import yaml
 
-from macros import lint, scaffold
 from macros.__main__ import main
 from macros.sources import prose, track
+from macros.tools import lint, scaffold
 from tests import computed, sitebuild
 
-STARTER = Path("macros/scaffold")
+STARTER = Path("macros/tools/scaffold")
 # The book's chapters as the track lists them: a new lesson goes last in the last one.
 CHAPTERS = yaml.safe_load(Path("lessons/track.yaml").read_text(encoding="utf-8"))["chapters"]
 LAST = CHAPTERS[-1]["title"]

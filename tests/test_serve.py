@@ -155,7 +155,7 @@ def test_edits_to_template_and_engine_show(server, project, tmp_path_factory):
 
 
 def test_an_edit_to_a_script_module_is_bundled_into_the_served_page_script(server, project):
-    """Pages load the bundle (macros/page_scripts.py), not the modules an author edits."""
+    """Pages load the bundle (macros/pages/scripts.py), not the modules an author edits."""
     assert "Lock in another answer" in server.page("assets/js/book.js")
     module = project / "docs/assets/js/predict.js"
     server.rebuilt_after(lambda: edit(module, '"Lock in another answer"', '"Lock in a new answer"'))

@@ -1,4 +1,4 @@
-"""A trace field's masked entries read as its kind says (macros/shown.py): a score the softmax
+"""A trace field's masked entries read as its kind says (macros/vocabulary/display.py): a score the softmax
 is given is −∞, a weight or an exponential is an exact 0. Values written by hand: a causal
 head over two positions, scaled scores [[1.0, 2.5], [0.5, 1.0]]."""
 
@@ -7,7 +7,7 @@ import pytest
 
 from macros.engine import attention
 from macros.errors import LessonError
-from macros.shown import shown
+from macros.vocabulary.display import shown
 
 Q = np.array([[1.0, 0.0], [0.5, 0.5]])
 

@@ -1,11 +1,11 @@
 """Lessons read as prose: at most 10% of a lesson's lines are template logic (issue 8, section 1).
 
-The measure is ``macros.lint``; the hand-counted templates below pin down what it counts.
+The measure is ``macros.tools.lint``; the hand-counted templates below pin down what it counts.
 """
 
 import pytest
 
-from macros import lint
+from macros.tools import lint
 from tests.sitebuild import PROJECT
 
 LESSONS = sorted((PROJECT / "lessons").glob("*/lesson.md"))

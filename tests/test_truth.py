@@ -6,7 +6,7 @@ import re
 import numpy as np
 import pytest
 
-from macros import redone
+from macros.pages import shown_arithmetic
 from tests import computed
 
 MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.S)
@@ -54,7 +54,7 @@ def test_the_scan_reads_the_pages_weights():
     assert len(shown) >= 3 and any(re.search(r"(?<![\d.])0(?![\d.])", value) for value in shown)
 
 
-# ---------------------------------------------------------------- shown arithmetic (macros/redone.py)
+# ---------------------------------------------------------------- shown arithmetic (macros/pages/shown_arithmetic.py)
 
 SILENT = r"""$$ z_1 = 0.333\,[2, 1] + 0.333\,[0, 4] + 0.333\,[1, 1] = [1, 2]. $$
 
@@ -64,9 +64,11 @@ In the first sequence the same position reads $[1.250, 2.500]$.
 
 def test_the_scan_finds_a_silent_rounding_miss():
     """The control: the masks page's reading before its note (from the shown weights, 0.999)."""
-    (miss,) = redone.misses(SILENT, 3)
+    (miss,) = shown_arithmetic.misses(SILENT, 3)
     assert (miss.redone, miss.shown) == ("[0.999, 1.998]", "1, 2")
-    assert redone.misses(SILENT.replace("In the first", "The weights shown are rounded. In the first"), 3) == []
+    assert (
+        shown_arithmetic.misses(SILENT.replace("In the first", "The weights shown are rounded. In the first"), 3) == []
+    )
 
 
 @pytest.mark.parametrize(
@@ -80,17 +82,19 @@ def test_the_scan_finds_a_silent_rounding_miss():
     ],
 )
 def test_each_form_of_calculation_is_redone(tex, value):
-    ((_, redone_value, _),) = redone.calculations(tex)
+    ((_, redone_value, _),) = shown_arithmetic.calculations(tex)
     assert np.array_equal(np.asarray(redone_value, dtype=float), np.asarray(value, dtype=float))
 
 
 @pytest.mark.parametrize("slug", computed.SLUGS)
 def test_every_shown_calculation_checks_out_or_says_why_not(slug):
-    assert redone.misses(computed.page(slug), computed.lesson(slug).decimals) == []
+    assert shown_arithmetic.misses(computed.page(slug), computed.lesson(slug).decimals) == []
 
 
 def test_the_scan_reads_the_pages_calculations():
-    found = sum(len(redone.calculations(tex)) for slug in computed.SLUGS for tex in maths(computed.page(slug)))
+    found = sum(
+        len(shown_arithmetic.calculations(tex)) for slug in computed.SLUGS for tex in maths(computed.page(slug))
+    )
     assert found >= 15
 
 
@@ -117,24 +121,24 @@ The next section.
 def test_a_product_of_shown_stacks_is_redone_head_by_head():
     """From-hand-to-code's A V: from the shown weights, head 1's second row gives 0.333 + 0.667 = 1.000
     and 0.667 · 3 = 2.001, where the page shows 2.000."""
-    (miss,) = redone.misses(STACKS, 3)
+    (miss,) = shown_arithmetic.misses(STACKS, 3)
     assert str(miss) == (
         "the calculation $A V$ gives 2.001 in matrix 1, row 2, column 2 from the numbers as shown, but the "
         "page shows 2.000 in matrix 1, row 2, column 2 with no note: write it with a helper that adds the rounding note"
     )
-    assert redone.misses(STACKS.replace("The next", "The weights shown are rounded. The next"), 3) == []
-    assert redone.misses(STACKS.replace("1.000 & 2.000", "1.000 & 2.001"), 3) == []
+    assert shown_arithmetic.misses(STACKS.replace("The next", "The weights shown are rounded. The next"), 3) == []
+    assert shown_arithmetic.misses(STACKS.replace("1.000 & 2.000", "1.000 & 2.001"), 3) == []
 
 
 def test_a_name_defined_again_without_numbers_is_not_read_from_before():
     page = STACKS.replace("$$\nA V", "$A = \\operatorname{softmax}(S)$\n\n$$\nA V")
-    assert redone.misses(page, 3) == []
+    assert shown_arithmetic.misses(page, 3) == []
 
 
 def test_the_from_hand_to_code_product_needs_its_note():
     page = computed.page("from-hand-to-code")
     note = re.search(r"The weights of head 2 shown are rounded[^\n]*\n", page).group()
-    (miss,) = redone.misses(page.replace(note, ""), computed.lesson("from-hand-to-code").decimals)
+    (miss,) = shown_arithmetic.misses(page.replace(note, ""), computed.lesson("from-hand-to-code").decimals)
     assert miss.written == "A V" and "1.794 in matrix 2, row 3, column 1" in miss.redone
 
 
@@ -149,11 +153,13 @@ def test_the_from_hand_to_code_product_needs_its_note():
 )
 def test_a_quotient_is_redone(tex, misses):
     """Tracing-two-heads' row of weights as exponentials over their sum, and the scores over √d_k."""
-    assert len(redone.misses(f"$$\n{tex}.\n$$\n\nThe next section.\n", 3)) == misses
+    assert len(shown_arithmetic.misses(f"$$\n{tex}.\n$$\n\nThe next section.\n", 3)) == misses
 
 
 def test_a_quotients_miss_reads_as_the_page_wrote_it():
-    (miss,) = redone.misses(r"$$ a \approx [2.028, 2.028, 4.113] \,/\, 8.169 \approx [0.248, 0.248, 0.504]. $$", 3)
+    (miss,) = shown_arithmetic.misses(
+        r"$$ a \approx [2.028, 2.028, 4.113] \,/\, 8.169 \approx [0.248, 0.248, 0.504]. $$", 3
+    )
     assert str(miss).startswith(
         r"the calculation $[2.028, 2.028, 4.113] \,/\, 8.169$ gives [0.248, 0.248, 0.503] from the numbers as "
         "shown, but the page shows 0.248, 0.248, 0.504 with no note"
@@ -165,31 +171,31 @@ TOTAL = "Their exponentials are\n$[7.3891, 0.3679, 2.7183, 0.0498]$, which add u
 
 def test_a_total_stated_in_prose_is_redone():
     """Attention-by-hand's no-scaling solution: the four shown exponentials add up to 10.5251."""
-    (miss,) = redone.misses(TOTAL, 4)
+    (miss,) = shown_arithmetic.misses(TOTAL, 4)
     assert str(miss) == (
         "the total of $[7.3891, 0.3679, 2.7183, 0.0498]$ gives 10.5251 from the numbers as shown, but the page "
         "shows 10.5250 with no note: write it with a helper that adds the rounding note"
     )
-    assert redone.misses(TOTAL.replace("Dividing", "The exponentials shown are rounded. Dividing"), 4) == []
-    assert redone.misses(TOTAL.replace("10.5250", "10.5251"), 4) == []
+    assert shown_arithmetic.misses(TOTAL.replace("Dividing", "The exponentials shown are rounded. Dividing"), 4) == []
+    assert shown_arithmetic.misses(TOTAL.replace("10.5250", "10.5251"), 4) == []
 
 
 def test_rows_said_to_add_up_to_one_are_redone_row_by_row():
     rows = "$$\nA = \\begin{bmatrix} 1.000 & 0 \\\\ 0.334 & 0.667 \\end{bmatrix}.\n$$\n\nEvery row adds up to one.\n"
-    (miss,) = redone.misses(rows, 3)
+    (miss,) = shown_arithmetic.misses(rows, 3)
     assert (miss.what, miss.redone, miss.shown) == ("the total of", "[1.000, 1.001]", "one, one")
-    assert redone.misses(rows.replace("0.334", "0.333"), 3) == []
+    assert shown_arithmetic.misses(rows.replace("0.334", "0.333"), 3) == []
 
 
 def test_a_total_far_from_the_numbers_is_not_read_as_theirs():
     """Numbers two paragraphs up, or a sentence that goes on to a display (':'), are not what it adds."""
-    assert redone.misses("$[1.5, 2.5]$ here.\n\nAnother paragraph.\n\nThey add up to $9$.\n", 3) == []
-    assert redone.misses("$[1.5, 2.5]$ here. The weights add up to one:\n\n$$ [0.5, 0.5] $$\n", 3) == []
+    assert shown_arithmetic.misses("$[1.5, 2.5]$ here.\n\nAnother paragraph.\n\nThey add up to $9$.\n", 3) == []
+    assert shown_arithmetic.misses("$[1.5, 2.5]$ here. The weights add up to one:\n\n$$ [0.5, 0.5] $$\n", 3) == []
 
 
 def test_the_attention_by_hand_total_needs_its_note():
     page = computed.page("attention-by-hand")
     note = "The exponentials shown are rounded: from them the result is 10.5251; unrounded it is 10.5250. "
     assert note in page
-    (miss,) = redone.misses(page.replace(note, ""), computed.lesson("attention-by-hand").decimals)
+    (miss,) = shown_arithmetic.misses(page.replace(note, ""), computed.lesson("attention-by-hand").decimals)
     assert (miss.what, miss.redone, miss.shown) == ("the total of", "10.5251", "10.5250")

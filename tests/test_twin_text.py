@@ -1,7 +1,7 @@
 """Text parity: what a lab re-renders after an edit is what the build would print for the same numbers.
 
 The build writes a lab's numbers with macros/render/numbers.py, through the widget helpers
-a lesson template calls (bound(), bars(), maps(): macros/context.py). After an edit the
+a lesson template calls (bound(), bars(), maps(): macros/pages/context.py). After an edit the
 browser recomputes with the twin (docs/assets/js/engine.js) and rewrites every
 [data-bind] text with labs.js's bindTexts and format.js. Here every drawn fixture of
 tests/test_js_twin.py, and every lesson's, is drawn by the build's own helpers with every
@@ -28,8 +28,9 @@ from html import unescape
 import numpy as np
 import pytest
 
-from macros import context, lessons
+from macros import lessons
 from macros.engine.trace import HEAD_FIELDS, LAYER_FIELDS, MASK, MASKED, HeadTrace, Trace
+from macros.pages import context
 from macros.render import lesson_widgets, numbers
 from macros.sources import fixture
 from tests import computed

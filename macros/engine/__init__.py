@@ -1,7 +1,27 @@
 """The attention engine: pure numpy, float64, no I/O and no formatting.
 
 Every intermediate a lesson shows is computed here and kept in a named ``Trace``, so a
-page can quote any step without recomputing it.
+page can quote any step without recomputing it. One function per step of the math, in the
+order a lesson teaches it, each with a shape comment on its matrix lines.
+
+- ``steps.py``: project, score, scale, mask, stable softmax (shift, exponentials, sum,
+  divide), weigh values, concatenate, output projection;
+- ``attention.py``: the steps assembled into a head, a layer and a fixture's whole layer;
+- ``trace.py``: the ``Trace`` and ``HeadTrace``, every published field declared once with
+  its kind and the places that show it (the engine-step guard reads these declarations);
+  ``records.py``: the JSON form of the later steps' own records;
+- the later steps, one concept a module: ``scoring.py`` (additive scoring, ALiBi),
+  ``masks.py`` (padding, windows), ``cross.py`` and ``sequence.py`` (a separate source,
+  padding and positions in one layer), ``positions.py`` (sinusoidal, rotary),
+  ``groups.py`` (shared key/value heads), ``decoding.py`` (the KV cache),
+  ``online.py`` (online softmax over key blocks), ``tiles.py`` (FlashAttention's tiles),
+  ``backward.py`` (every gradient), ``block.py`` (the transformer block), ``fused.py``
+  (the fused projection and batched heads);
+- counts and studies: ``cost.py``, ``decode_cost.py``, ``scale_study.py``;
+  ``generation.py`` runs the generation steps a fixture asks for; ``variants.py`` gives a
+  layer's changed copies without running attention again (heads reordered, the head average).
+
+May import: nothing of ours (numpy only).
 """
 
 from macros.engine.attention import self_attention, split_attention

@@ -6,7 +6,7 @@ written), whether it must be finite for a trace to be published, whether it is o
 (present only when the fixture asks for its step) and, for each place that shows or checks
 a trace (``PLACES``), why that place does not need it, where it does not. ``HEAD_FIELDS`` and
 ``LAYER_FIELDS`` are read from these declarations; the JSON form, the overflow guard, the
-browser twin's contract (docs/assets/js/contract.js, written by macros.twin_contract) and
+browser twin's contract (docs/assets/js/contract.js, written by macros.tools.twin_contract) and
 the tests follow them, so a new step is named in one place, and tests/test_engine_steps.py
 lists every place still to handle it.
 """

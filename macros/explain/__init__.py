@@ -5,11 +5,14 @@ The words live in the Jinja file, next to the lessons' own prose; this module on
 through the pages' own environment, and binds it to one lesson's helpers, so every number
 goes through the same ``num``, ``vec`` and ``mat`` (and the same decimals) as the lesson's
 text. A claim inside a partial fails the build like one in the lesson, located at the lesson
-line that called the partial.
+line that called the partial. Each partial names the cases of a layer it models
+(``macros.vocabulary.facts.CASES``) and refuses the others.
+
+May import: macros.errors to macros.vocabulary.
 """
 
 from macros.errors import LessonError
-from macros.facts import CASES, layer_cases
+from macros.vocabulary.facts import CASES, layer_cases
 
 TEMPLATE = "macros/explain/steps.md.j2"
 

@@ -183,7 +183,7 @@ class Book:
         return {"track_map": lambda: track_render.track_map(self.titles, list(self.entries.values()), src_uri)}
 
     def _page(self, src_uri, path, meta):
-        from macros import context
+        from macros.pages import context
 
         name = Path(path).resolve().relative_to(self.root).as_posix()
         extra = {self.book_names: self.book_names(), self.track_names: self.track_names(src_uri)}
@@ -193,7 +193,8 @@ class Book:
 
     def _lesson_page(self, slug):
         """The lesson's Markdown, checked, with its facts line; and the files made with it."""
-        from macros import context, notebooks
+        from macros import notebooks
+        from macros.pages import context
         from macros.render import practice, widgets
         from macros.render import track as track_render
 

@@ -18,8 +18,8 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from macros import cache_age
-from macros.files import write_whole
+from macros.caching import age as cache_age
+from macros.caching.whole_files import write_whole
 from macros.sources import reads
 
 

@@ -21,13 +21,13 @@ def refuse_typed_values(name, template, lesson):
 def checked(name, markdown, lesson, template):
     """The rendered Markdown, once no graded answer shows above its question and every shown
     calculation, redone from its shown numbers, gives its shown result."""
-    from macros import redone, unseen
+    from macros.pages import shown_arithmetic, unseen_answers
 
     try:
-        markdown = unseen.enforce(name, markdown, lesson.decimals, template)
+        markdown = unseen_answers.enforce(name, markdown, lesson.decimals, template)
     except LessonError as error:
         raise PageError(str(error)) from None
-    for miss in redone.misses(markdown, lesson.decimals):
+    for miss in shown_arithmetic.misses(markdown, lesson.decimals):
         raise PageError(f"{name}: {miss}")
     return markdown
 

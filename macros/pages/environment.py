@@ -100,9 +100,9 @@ class AuthorUndefined(jinja2.StrictUndefined):
         name = kwargs.get("name", args[1] if len(args) > 1 else None)
         has_object = "obj" in kwargs or len(args) > 0
         if hint is None and has_object and isinstance(name, str):
-            from macros import missing
+            from macros import lookup
 
-            hint = missing.message(kwargs["obj"] if "obj" in kwargs else args[0], name)
+            hint = lookup.message(kwargs["obj"] if "obj" in kwargs else args[0], name)
         super().__init__(hint, *args, **kwargs)
 
 

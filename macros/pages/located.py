@@ -53,9 +53,9 @@ def located(error, name, filename, env, values):
     if isinstance(cause, jinja2.TemplateSyntaxError):
         return f"{where}: {cause.message}"
     if isinstance(cause, jinja2.UndefinedError):
-        from macros import missing
+        from macros import lookup
 
-        return f"{where}: {cause}{missing.suggestion(str(cause), names_in_reach(env, name, values))}"
+        return f"{where}: {cause}{lookup.suggestion(str(cause), names_in_reach(env, name, values))}"
     if isinstance(cause, SyntaxError):
         return f"{name}: an expression Jinja cannot compile (a slice such as M[:, 0] is one: write M.T[0])"
     return f"{where}: {type(cause).__name__}: {cause}"

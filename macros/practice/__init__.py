@@ -1,1 +1,13 @@
-"""Seeded practice variants: new numbers for a lesson's exercise, drawn identically in Python and JavaScript."""
+"""Practice on fresh numbers: seeded variants of a lesson's fixture, drawn, computed and
+checked at build time in Python and shipped to the page as data (the browser draws nothing).
+
+- ``spec.py``: the fixture's ``practice:`` block read (what is drawn, the questions, the
+  ``require:`` rules);
+- ``draw.py``: the seeded draws, each refused or kept by the rules;
+- ``record.py``: one drawn set computed, read by path as a question grades it;
+- ``quantities.py``: what a question asks, in a reader's words, with its range, tolerance
+  and worked solution;
+- ``build.py``: a lesson's practice put together (its own numbers, then the drawn sets).
+
+May import: macros.errors to macros.explain.
+"""

@@ -16,9 +16,8 @@ The constraints:
 
 import numpy as np
 
-from macros.errors import FixtureError
+from macros.errors import FixtureError, PracticeError
 from macros.practice import record
-from macros.practice.spec import PracticeError
 
 MAX_TRIES = 200
 FINITE = "finite weights and outputs (no overflow)"

@@ -11,7 +11,7 @@ averaged (``average``), the map many inspection tools draw. Paths are dotted:
 from dataclasses import dataclass
 from functools import cached_property
 
-from macros import computation
+from macros import compute
 from macros.engine import steps, variants
 from macros.engine.trace import to_dict
 from macros.sources.fixture import validate
@@ -59,5 +59,5 @@ def swaps(trace):
 def computed(plain, file):
     """The record of a fixture's JSON form: validated, computed, generation steps included."""
     fixture = validate(file, plain)
-    trace = computation.compute(fixture)
-    return Record(fixture, trace, computation.generation_of(fixture, trace))
+    trace = compute.compute(fixture)
+    return Record(fixture, trace, compute.generation_of(fixture, trace))

@@ -32,7 +32,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from macros.errors import FixtureError
+from macros.errors import PracticeError
 from macros.sources.fixture import closest_field
 from macros.sources.found import describe
 
@@ -50,10 +50,6 @@ CONSTRAINTS = {
     "scores_within": (True, None),
     "no_fully_masked_row": (False, None),
 }
-
-
-class PracticeError(FixtureError):
-    """A mistake in a fixture's practice block, or a generator that cannot satisfy its constraints."""
 
 
 @dataclass(frozen=True)

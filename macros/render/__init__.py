@@ -1,1 +1,18 @@
-"""The only place numbers become text: prose, tables and LaTeX share one formatter."""
+"""The only place numbers become text: prose, tables, LaTeX and widget HTML share one
+formatter (``numbers.py``), so a value reads the same wherever it appears.
+
+- ``numbers.py``: the formatter, and ``as_shown`` (a value as the reader sees it);
+- ``latex.py``: matrices, vectors and the expansions a hand calculation writes out;
+  ``tensors.py``: arrays of three axes; ``arithmetic.py``: the rounding note beside a shown
+  calculation;
+- ``tables.py``: Markdown tables; ``figures.py`` and ``cost_chart.py``: SVG drawn at build
+  time; ``head_costs.py``: the table of what splitting into heads costs;
+- ``widgets.py``, ``lesson_widgets.py``, ``online_lab.py``, ``rotary_widget.py``: the HTML
+  of the interactive parts, readable without scripts (``noscript.py`` says what a reader
+  without them is told); ``practice.py``: the practice element and its data file;
+  ``track.py``: the home page's map and each lesson's facts line;
+- ``katex.py`` (with ``katex_server.cjs``): math typeset by the vendored KaTeX, HTML in,
+  HTML out.
+
+May import: macros.errors to macros.lookup.
+"""

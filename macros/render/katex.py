@@ -25,8 +25,8 @@ import subprocess
 import threading
 from pathlib import Path
 
-from macros import cache_age
-from macros.files import write_whole
+from macros.caching import age as cache_age
+from macros.caching.whole_files import write_whole
 
 KATEX = Path("docs/assets/vendor/katex/katex.min.js")
 SERVER = Path(__file__).with_name("katex_server.cjs")

@@ -17,7 +17,7 @@ def matrix(M, places):
 
 
 def masked_matrix(M, visible, places, hidden):
-    r"""A bmatrix with ``hidden`` wherever the mask hides an entry (``macros.shown`` picks it: −∞
+    r"""A bmatrix with ``hidden`` wherever the mask hides an entry (``macros.vocabulary.display`` picks it: −∞
     for a score, 0 for a weight). Hidden entries take no part in choosing between whole
     numbers and decimals."""
     rows = format_masked(M, visible, places, masked=hidden, minus="-")

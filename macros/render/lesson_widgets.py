@@ -1,12 +1,12 @@
 """Figures and interactive parts of one lesson: weight bars, heat maps, editors, bound numbers.
 
-Each takes the computed lesson (its trace, labels and decimals) first; ``macros.context``
+Each takes the computed lesson (its trace, labels and decimals) first; ``macros.pages.context``
 binds them to the page's lesson under the names a template uses.
 """
 
 import numpy as np
 
-from macros import missing
+from macros import lookup
 from macros.engine import variants
 from macros.errors import WidgetError
 from macros.render import figures, noscript, numbers, widgets
@@ -15,7 +15,7 @@ from macros.render import figures, noscript, numbers, widgets
 def resolve(data, path):
     """A dotted path into nested dicts, lists and arrays: 'heads.0.weights.2'; a path that
     names nothing is a located error in the lesson's words, never a KeyError."""
-    return missing.select(data, path)
+    return lookup.select(data, path)
 
 
 def key_labels(lesson):

@@ -7,7 +7,7 @@ that part would be, a ``<noscript>`` says it needs JavaScript and how to get it,
 reader waits for controls that will not come.
 
 The page's script is a classic script, which loads from a folder on disk as it does from a
-server (macros/page_scripts.py); a browser that keeps scripts off for files on disk runs them
+server (macros/pages/scripts.py); a browser that keeps scripts off for files on disk runs them
 for a local server, hence the second way: ``python -m http.server`` in the book's folder.
 The notice is left out of the readers' search (``data-search-exclude``): a search for a word
 of the lessons should not find every widget's notice.

@@ -30,7 +30,7 @@ The contract with the page's script (classes and data attributes):
   attempts, never from the start.
 - ``li.abh-check[data-recall]`` marks a recall question: it asks again, on purpose, for a
   value the page has already shown (every other graded answer must be unseen before its
-  question; macros/unseen.py enforces it at build time).
+  question; macros/pages/unseen_answers.py enforces it at build time).
 - ``.abh-fold[data-fold-until="<gate>"]`` is worked content the script hides until the
   reader's first evaluated attempt on that gate; with the script off it simply shows.
 - ``.abh-why[data-why]`` holds a label; the script adds a one-line text box whose text is

@@ -2,7 +2,8 @@
 
 - the nav: the track's chapters after Home (``macros.sources.track``);
 - the site's files: lesson pages, their notebooks and practice data, the page scripts
-  (``macros.site.files``);
+  (``macros.site.lesson_files``); every lesson page is rendered in ``on_env``, since its
+  notebook and practice data are made with it;
 - partial rebuilds under ``make serve`` (``macros.site.serving``);
 - math typeset at build time (``macros.site.math``);
 - the search index with readable math (``macros.site.compat``), and the tables and figures
@@ -17,10 +18,9 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority, get_plugin_logger
 
-from macros import cache_age
+from macros.caching import age as cache_age
 from macros.render import katex
-from macros.site import compat, math, plugin, searchable, serving
-from macros.site import files as site_files
+from macros.site import compat, lesson_files, math, plugin, searchable, serving
 from macros.sources import track
 
 log = get_plugin_logger("lessons")
@@ -52,19 +52,22 @@ def on_pre_build(config):
 
 def on_files(files, config):
     book = plugin.book_of(config)
-    site_files.add_lessons(files, config, root_of(config))
-    site_files.add_page_scripts(files, config, root_of(config), _stop_or_say)
+    lesson_files.add_lessons(files, config, root_of(config))
+    lesson_files.add_page_scripts(files, config, root_of(config), _stop_or_say)
     if book is not None:
-        site_files.add_made_files(files, config, book)
+        lesson_files.add_made_files(files, config, book)
         serving.mark_stale(files, book)
     return files
 
 
 def on_env(env, config, files):
-    """Before MkDocs writes the site: every lesson's notebook and practice data made."""
+    """Every lesson page is rendered here, before MkDocs reads any page: a lesson's notebook
+    and practice data are made with its page, and MkDocs needs their bytes before it writes
+    the site. When MkDocs reaches a lesson page, ``plugin.before_page`` hands over the
+    Markdown rendered now (the book keeps it); other pages are rendered there."""
     book = plugin.book_of(config)
     if book is not None:
-        site_files.fill_made_files(files, book, lambda error: _stop_or_say(error))
+        lesson_files.render_lessons(files, book, _stop_or_say)
     return env
 
 

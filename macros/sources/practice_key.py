@@ -5,7 +5,7 @@ on (see ``fixture.merged_data``), so a lesson that extends another and wants new
 declares its own. Its syntax is specified in ``macros/practice/spec.py``.
 """
 
-from macros.practice.spec import PracticeError
+from macros.errors import PracticeError
 from macros.sources import yamlfile
 
 

@@ -14,7 +14,7 @@
  * When everything is enhanced, <html> gets data-abh-ready (the browser tests wait for it).
  *
  * Pages do not load these modules: the build bundles this file and everything it imports into
- * one classic script, assets/js/book.js (macros/page_scripts.py), because browsers refuse
+ * one classic script, assets/js/book.js (macros/pages/scripts.py), because browsers refuse
  * modules from a folder on disk. The dynamic imports below stay lazy in the bundle: a widget's
  * module runs only where the page has that widget.
  */

@@ -1,7 +1,7 @@
 """The one registry of the names a template sees: a name is defined once.
 
 Names come in groups, each a function of one module that returns ``{name: value}``
-(``facts.names``, ``whatif.names``, ...). Merging dictionaries would let a later definition
+(``facts.names``, ``recomputed.names``, ...). Merging dictionaries would let a later definition
 win silently (a masked weight once showed as −∞ that way); here a second definition of a
 name stops the build and says where both are written.
 """
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from macros.errors import LessonError
 
-CODE = Path(__file__).resolve().parent.parent
+CODE = Path(__file__).resolve().parents[2]  # the project folder: a place reads macros/...
 
 
 class DuplicateNameError(LessonError):
@@ -19,7 +19,7 @@ class DuplicateNameError(LessonError):
 
 
 def where(group, name):
-    """``macros/facts.py:172`` for the line of ``group`` that defines ``name`` (its quoted key);
+    """``macros/vocabulary/facts.py:172`` for the line of ``group`` that defines ``name`` (its quoted key);
     a group given as text (a lesson's front matter) is named by that text."""
     if isinstance(group, str):
         return group

@@ -1,4 +1,4 @@
-"""How much of a lesson template is logic rather than prose; ``python -m macros.lint`` prints it.
+"""How much of a lesson template is logic rather than prose; ``python -m macros.tools.lint`` prints it.
 
 A line is logic when it holds only template tags or comments (``{% … %}``, ``{# … #}``),
 counting every line of a tag or comment that spans several. The ``{% call claim(…) %}`` and

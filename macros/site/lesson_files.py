@@ -7,7 +7,7 @@ follow a link to, at the address a server gives ``lessons/<slug>/`` as well. Its
 and its practice data (``practice.js``) are site files made at build time with the page
 (MkDocs' documented ``File.generated``), never written into the sources, so the strict
 build's link check sees the page's link to its notebook. A lesson whose page fails gets
-neither: its page shows the mistake instead. The page scripts (``macros.page_scripts``) are
+neither: its page shows the mistake instead. The page scripts (``macros.pages.scripts``) are
 made on every build, so an edit to a module under ``make serve`` is served at the next reload.
 """
 
@@ -16,9 +16,9 @@ import os
 
 from mkdocs.structure.files import File
 
-from macros import page_scripts
 from macros.errors import LessonError
 from macros.notebooks import slug_file_name
+from macros.pages import scripts as page_scripts
 from macros.sources import folders
 
 
@@ -50,16 +50,17 @@ def add_page_scripts(files, config, root, failed):
 
 def add_made_files(files, config, book):
     """A generated file for each file a lesson's page may make (its notebook, its practice
-    data); their bytes come in ``fill_made_files``, once the pages are rendered."""
+    data); their bytes come in ``render_lessons``."""
     for slug in book.folders:
         for uri in made_uris(slug).values():
             files.append(File.generated(config, uri, content=b""))
 
 
-def fill_made_files(files, book, failed):
-    """Each made file's bytes. A file the page did not make (a lesson without practice) is
-    left out; a lesson whose page failed loses them all (and, in a partial rebuild, the ones
-    an earlier build wrote), and ``failed`` (a strict build's stop) is called with the mistake."""
+def render_lessons(files, book, failed):
+    """Every lesson page rendered (or taken from the cache), and with it each made file's
+    bytes. A file the page did not make (a lesson without practice) is left out; a lesson
+    whose page failed loses them all (and, in a partial rebuild, the ones an earlier build
+    wrote), and ``failed`` (a strict build's stop) is called with the mistake."""
     for slug in book.folders:
         published = {name: files.get_file_from_path(uri) for name, uri in made_uris(slug).items()}
         try:

@@ -19,11 +19,11 @@ KINDS = ((HeadTrace, "head"), (Trace, "trace"), (Fixture, "fixture"))
 
 
 def kind_of(obj):
-    """The reader's word for a lesson object, or None for anything else."""
-    from macros.lessons import Lesson  # the lesson module imports the sources, not the other way
-
-    if isinstance(obj, Lesson):
-        return "lesson"
+    """The reader's word for a lesson object, or None for anything else. A lesson carries its
+    own word (``Lesson._reader_word``): this module sits below the one that defines it."""
+    own = getattr(type(obj), "_reader_word", None)
+    if own is not None:
+        return own
     return next((word for cls, word in KINDS if isinstance(obj, cls)), None)
 
 

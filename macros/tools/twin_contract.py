@@ -12,7 +12,7 @@ from pathlib import Path
 
 from macros.engine.trace import HEAD_FIELDS, LAYER_FIELDS
 
-PATH = Path(__file__).resolve().parent.parent / "docs" / "assets" / "js" / "contract.js"
+PATH = Path(__file__).resolve().parents[2] / "docs" / "assets" / "js" / "contract.js"
 
 HEADER = """\
 // The trace contract, generated from macros/engine/trace.py by `make contract`: do not edit.

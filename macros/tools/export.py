@@ -13,7 +13,8 @@ from pathlib import Path
 
 import yaml
 
-from macros import notebooks, page_scripts
+from macros import notebooks
+from macros.pages import scripts as page_scripts
 from macros.pages.book import Book, PageError, page_meta
 from macros.render import practice
 from macros.sources import folders, track

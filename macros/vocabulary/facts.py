@@ -8,8 +8,8 @@ columns a to b − 1, so ``columns(M, 0, 2)`` is the first two columns.
 
 import numpy as np
 
-from macros.claims import argmax, equal, roughly_equal
 from macros.errors import LessonError
+from macros.vocabulary.claims import argmax, equal, roughly_equal
 
 
 def _matrix(M):

@@ -6,9 +6,9 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from macros.claims import roughly_equal
 from macros.engine import positions, scoring, steps
 from macros.render import rotary_widget
+from macros.vocabulary.claims import roughly_equal
 
 
 def rotate(row, position, base, layout="interleaved"):

@@ -1,17 +1,17 @@
-"""Every name a page's template sees, from one registry (``macros.registry``) that refuses a
-name defined twice.
+"""Every name a lesson's template sees, from one registry (``macros.vocabulary.registry``)
+that refuses a name defined twice.
 
 This module only names things; what a name does lives where its job is (numbers and
-figures in ``macros.render``, claims in ``macros.claims``, facts in ``macros.facts``, a
-layer computed another way in ``macros.whatif``). Each group below, and each concept
-module's ``names``, is registered as a whole, so the registry can say where a name is written.
+figures in ``macros.render``, claims in ``macros.vocabulary.claims``, facts in
+``macros.vocabulary.facts``, a layer computed another way in ``macros.vocabulary.recomputed``).
+Each group below, and each concept module's ``names``, is registered as a whole, so the
+registry can say where a name is written.
 """
 
 import numpy as np
 
-from macros import claims, cost_facts, encodings, explain, facts, glossary, scaling, shown, tile_facts, whatif
+from macros import explain
 from macros.engine import decode_cost, fused, steps, variants
-from macros.registry import Registry
 from macros.render import (
     arithmetic,
     cost_chart,
@@ -26,6 +26,9 @@ from macros.render import (
     tensors,
     widgets,
 )
+from macros.vocabulary import claims, costs, display, facts, glossary, recomputed, scaling, tiles
+from macros.vocabulary import positions as encodings
+from macros.vocabulary.registry import Registry
 
 
 def and_list(items):
@@ -36,7 +39,7 @@ def and_list(items):
 
 def formatting(places):
     """Numbers as the page shows them, at one precision: every number in a lesson passes
-    through these, and so do the relations and winners judged on the numbers as shown."""
+    through these, and so do the relations and winners judged on the numbers as display."""
     return {
         "num": lambda x: numbers.format_number(x, places),
         "nums": lambda v: tables.joined(v, places),
@@ -44,7 +47,7 @@ def formatting(places):
         "vec": lambda v: latex.vector(v, places),
         "mat": lambda M: latex.matrix(M, places),
         # A trace field with its masked entries as its kind says: a score −∞, a weight 0.
-        "shown": lambda record, name, row=None, visible=None, value=None: shown.shown(
+        "shown": lambda record, name, row=None, visible=None, value=None: display.shown(
             record, name, places, row, visible, value
         ),
         "mask_added": latex.mask_added,
@@ -169,7 +172,7 @@ def words():
 def site_registry():
     """The names every page sees, lesson or not."""
     registry = Registry()
-    for group in (words, comparisons, layer_variants, whatif.names, tile_facts.names, cost_facts.names):
+    for group in (words, comparisons, layer_variants, recomputed.names, tiles.names, costs.names):
         registry.add(group, group())
     return registry
 

@@ -14,10 +14,11 @@ from pathlib import Path
 
 import numpy as np
 
-from macros import claims, computation
+from macros import compute as computation
 from macros.errors import LessonError
 from macros.pages.book import Book
 from macros.sources import folders
+from macros.vocabulary import claims
 
 BLOCK = re.compile(r"\{%-?\s*call\s+claim\((?P<condition>.*?)\)\s*-?%\}", re.S)
 LOCATED = re.compile(r"^(?:lessons|macros|docs)/[^:\s]+:\d+: ")
@@ -36,7 +37,7 @@ def conditions(text):
 
 def written(root, where):
     """A template's text by its name (``macros/...`` names are the code's own files)."""
-    base = Path(__file__).resolve().parent.parent if where.startswith("macros/") else Path(root)
+    base = Path(__file__).resolve().parents[2] if where.startswith("macros/") else Path(root)
     return (base / where).read_text(encoding="utf-8")
 
 

@@ -1,0 +1,15 @@
+"""The authors' and maintainers' commands, apart from the path a number travels. ``python -m
+macros`` (``macros/__main__.py``) and the Makefile call them; nothing in the book's path
+imports them.
+
+- ``golden.py``: the reviewed record of each lesson's published values (``make golden``);
+  ``golden_changes.py``: every recorded value changed since a git ref;
+- ``claims_listing.py``: every claim with the condition it checks (``python -m macros
+  claims``);
+- ``lint.py``: how much of each lesson template is logic rather than prose;
+- ``export.py``: the book as plain Markdown (``python -m macros render DIR``);
+- ``twin_contract.py``: the browser twin's copy of the trace contract (``make contract``);
+- ``scaffold``: ``make lesson``, the starter lesson and its line in the track.
+
+May import: macros.errors to macros.pages.
+"""
