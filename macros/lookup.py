@@ -29,7 +29,8 @@ def kind_of(obj):
 
 def value_names(obj):
     """The names a template can read on ``obj``: its fields and its computed properties."""
-    names = {field.name for field in dataclasses.fields(obj)} if dataclasses.is_dataclass(obj) else set()
+    fields = dataclasses.fields(obj) if dataclasses.is_dataclass(obj) else ()
+    names = {field.name for field in fields if not field.name.startswith("_")}
     names |= {
         name for name in dir(type(obj)) if not name.startswith("_") and isinstance(getattr(type(obj), name), property)
     }

@@ -235,7 +235,7 @@ def test_a_lab_on_a_lesson_whose_heads_score_another_way_is_refused(copied):
     template.write_text(f'---\n{front}---\n\n# Lab\n\n{{% call lab("projections") %}}x{{% endcall %}}\n')
     line = line_of(template, "call lab")
     assert error_for(copied, slug) == (
-        f"lessons/{slug}/lesson.md:{line}: lab('projections'): the reader's browser computes the plain attention"
-        " layer, and this lesson's heads score with additive or alibi;"
+        f"lessons/{slug}/lesson.md:{line}: lab('projections'): the reader's browser cannot recompute this"
+        " lesson's layer, which has a bias added to the scores (ALiBi);"
         " show the step with the page's own numbers instead"
     )

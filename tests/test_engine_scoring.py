@@ -1,6 +1,7 @@
 """How heads score their keys (macros/engine/scoring.py, macros/sources/scoring_keys.py):
-additive scoring and ALiBi's bias, against values worked by hand and the identities that
-must hold (zero slopes are plain attention; additive scoring has scale 1)."""
+additive scoring, ALiBi's bias, soft-capping and QK-norm, against values worked by hand and
+the identities that must hold (zero slopes are plain attention; additive scoring has scale 1;
+a cap far above the scores changes nothing; QK-norm does not care how long a row is)."""
 
 import math
 
@@ -52,6 +53,50 @@ class TestAlibi:
         assert np.allclose(head.weights[2], [1 / 7, 2 / 7, 4 / 7], atol=1e-15)
 
 
+class TestSoftcap:
+    def test_by_hand(self):
+        # c · tanh(s / c) with c = 2: s = 0 stays 0; s = 2 gives 2 tanh 1; s = -2 gives -2 tanh 1
+        # (odd); s = 1000 gives 2 tanh 500, which is 2 to float precision.
+        capped = scoring.soft_cap(np.array([[0.0, 2.0, -2.0, 1000.0]]), 2.0)
+        assert np.allclose(capped, [[0.0, 2 * math.tanh(1), -2 * math.tanh(1), 2.0]], atol=1e-15)
+
+    def test_a_cap_far_above_the_scores_changes_nothing_to_six_places(self):
+        # tanh x = x − x³/3 + …: with |s| ≤ 1 and c = 1000, c tanh(s/c) − s is about s³/(3c²) < 4e-7.
+        Q, K, V = np.array([[1.0, 0.5]]), np.array([[1.0, -1.0], [0.5, 0.5]]), EYE
+        plain, capped = attention.attend(Q, K, V), attention.attend(Q, K, V, scoring=scoring.Scoring(cap=1000.0))
+        assert np.allclose(capped.weights, plain.weights, atol=1e-6) and capped.capped is not None
+
+    def test_the_cap_comes_before_the_bias(self):
+        # Gemma 2's order: the cap bounds the scaled score, then ALiBi's bias is added (DESIGN.md).
+        head = attention.attend(EYE, EYE, EYE, causal=True, scoring=scoring.Scoring(slope=0.5, cap=0.5))
+        assert np.array_equal(head.biased, head.capped + head.bias)
+        assert np.abs(head.capped).max() < 0.5
+
+    def test_a_lower_cap_flattens_the_largest_weight(self):
+        Q, K, V = np.array([[4.0, 0.0]]), np.array([[4.0, 0.0], [0.0, 0.0]]), EYE
+        weights = [attention.attend(Q, K, V, scoring=scoring.Scoring(cap=c)).weights[0, 0] for c in (100.0, 5.0, 1.0)]
+        assert weights[0] > weights[1] > weights[2] > 0.5
+
+
+class TestQkNorm:
+    def test_a_row_by_hand(self):
+        # [3, 4]: mean of squares (9 + 16) / 2 = 12.5, root √12.5 = 2.5√2, so the row becomes
+        # [3, 4] / (2.5√2) = [0.6√2, 0.8√2] (ε = 1e-6 moves it by less than 1e-7).
+        assert np.allclose(scoring.rms_normalise(np.array([[3.0, 4.0]])), [[0.6 * 2**0.5, 0.8 * 2**0.5]], atol=1e-7)
+
+    def test_the_length_of_a_row_no_longer_matters(self):
+        Q, K, V = np.array([[1.0, 2.0]]), np.array([[1.0, 0.0], [0.0, 1.0]]), EYE
+        normed = scoring.Scoring(qk_norm=True)
+        short, long = (attention.attend(s * Q, K, V, scoring=normed) for s in (1.0, 100.0))
+        assert np.allclose(short.weights, long.weights, atol=1e-9)
+        assert not np.allclose(attention.attend(Q, K, V).weights, attention.attend(100 * Q, K, V).weights)
+
+    def test_the_scores_are_the_normalised_rows_products_still_scaled(self):
+        head = attention.attend(np.array([[3.0, 4.0]]), EYE, EYE, scoring=scoring.Scoring(qk_norm=True))
+        assert np.allclose(head.scores, head.Q_normed @ head.K_normed.T, atol=1e-15)
+        assert head.scale == 1 / np.sqrt(2) and np.array_equal(head.Q, [[3.0, 4.0]])
+
+
 BASE = {
     "X": [[1, 0], [0, 1], [1, 1]],
     "causal": True,
@@ -76,6 +121,9 @@ BASE = {
             {"additive": {"W_a": EYE.tolist(), "U_a": EYE.tolist()}},
             "additive.v_a: expected this field, got nothing: it is missing",
         ),
+        ({"softcap": 0}, "softcap: expected a cap greater than 0 (the scores stay between −cap and cap), got 0"),
+        ({"softcap": "fifty"}, "softcap: expected a number, got 'fifty'"),
+        ({"qk_norm": "yes"}, "qk_norm: expected true or false, got 'yes'"),
     ],
 )
 def test_a_mistake_names_its_field(extra, message):
@@ -91,3 +139,12 @@ def test_a_fixture_with_alibi_computes_the_biased_layer_and_writes_it_back():
     assert (
         validate("lessons/x/fixture.yaml", fixture.to_plain()).run().heads[0].weights.tolist() == head.weights.tolist()
     )
+
+
+def test_a_fixture_with_a_cap_and_qk_norm_computes_them_and_writes_them_back():
+    fixture = validate("lessons/x/fixture.yaml", {**BASE, "softcap": 0.5, "qk_norm": True})
+    head = fixture.run().heads[0]
+    assert head.capped is not None and head.Q_normed is not None and np.abs(head.capped).max() < 0.5
+    assert fixture.to_plain()["softcap"] == 0.5 and fixture.to_plain()["qk_norm"] is True
+    again = validate("lessons/x/fixture.yaml", fixture.to_plain()).run().heads[0]
+    assert again.weights.tolist() == head.weights.tolist()

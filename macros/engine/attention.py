@@ -3,7 +3,7 @@
 import numpy as np
 
 from macros.engine import steps
-from macros.engine.scoring import Scoring, additive_scores, alibi_bias
+from macros.engine.scoring import Scoring, additive_scores, prepared, softmax_input
 from macros.engine.trace import HeadTrace, Trace
 
 
@@ -13,20 +13,23 @@ def attend(Q, K, V, causal=False, scoring=None):
     return attend_with(Q, K, V, visible, scoring)
 
 
-def attend_with(Q, K, V, visible, scoring=None):
+def attend_with(Q, K, V, visible, scoring=None, factor=None):
     """A single head under a given mask (step 4's visibility): steps 2, 3, 5 and 6, scored as
-    ``scoring`` says (``macros.engine.scoring``: additive scores, an ALiBi bias), or q·k/√d_k."""
+    ``scoring`` says (``macros.engine.scoring``: QK-norm, additive scores, soft-capping, an
+    ALiBi bias), or q·k/√d_k. ``factor`` replaces the head's own scale (a lesson's "what if").
+    """
     scoring = scoring or Scoring()
+    Q_in, K_in, prepared_fields = prepared(Q, K, scoring)  # (n_q, d_k), (n_k, d_k)
     if scoring.additive is None:
-        scores = steps.score(Q, K)  # (n_q, n_k)
-        factor = steps.scale_factor(Q.shape[1])
+        scores = steps.score(Q_in, K_in)  # (n_q, n_k)
+        own = steps.scale_factor(Q.shape[1])
     else:
-        scores = additive_scores(Q, K, scoring.additive)  # (n_q, n_k)
-        factor = 1.0  # no width to scale for: the scaled scores are the scores
+        scores = additive_scores(Q_in, K_in, scoring.additive)  # (n_q, n_k)
+        own = 1.0  # no width to scale for: the scaled scores are the scores
+    factor = own if factor is None else factor
     scaled = steps.scale(scores, factor)  # (n_q, n_k)
-    bias = None if scoring.slope is None else alibi_bias(Q.shape[0], K.shape[0], scoring.slope)  # (n_q, n_k)
-    biased = scaled if bias is None else steps.add_bias(scaled, bias)  # (n_q, n_k)
-    parts = steps.stable_softmax(biased, visible)
+    logits, between = softmax_input(scaled, scoring)  # (n_q, n_k)
+    parts = steps.stable_softmax(logits, visible)
     output = steps.weigh_values(parts.weights, V)  # (n_q, n_k) @ (n_k, d_v) -> (n_q, d_v)
     return HeadTrace(
         Q=Q,
@@ -44,8 +47,9 @@ def attend_with(Q, K, V, visible, scoring=None):
         output=output,
         plain_exps=parts.plain_exps,
         plain_sums=parts.plain_sums,
-        bias=bias,
-        biased=None if bias is None else biased,
+        _scoring=scoring,
+        **prepared_fields,
+        **between,
     )
 
 

@@ -7,13 +7,26 @@
   penalty that grows with the distance back to key j, with a slope m_h of its own. With h
   heads the ALiBi paper takes the geometric slopes m_h = 2^(−8h/H), h = 1, …, H.
 
-A ``Scoring`` says what one head does; the default (no additive, no slope) is plain
-dot-product attention.
+- QK-norm: each row of Q and of K divided by its root mean square, √(mean(x²) + ε), gain 1,
+  before the scores, which keep their 1/√d_k (OLMo 2, Gemma 3). A row's length then no
+  longer sets how sharp its weights are. (A rotation keeps a row's root mean square, so
+  under rotary positions it makes no difference whether q and k are normalised before or
+  after they are turned.)
+- Logit soft-capping: each scaled score s becomes cap · tanh(s / cap), which stays between
+  −cap and cap and is nearly s itself while |s| is small (Gemma 2 caps attention logits
+  at 50). It comes before a bias and the mask.
+
+A ``Scoring`` says what one head does; the default (none of these) is plain dot-product
+attention. ``LayerScoring`` holds the keys as a fixture gives them for the whole layer.
+``prepared`` and ``softmax_input`` apply them around the scores, so the layer's assembly
+(``macros.engine.attention``) does not change when a step of scoring is added here.
 """
 
 from dataclasses import dataclass
 
 import numpy as np
+
+from macros.engine.steps import add_bias
 
 
 @dataclass(frozen=True)
@@ -23,12 +36,63 @@ class Additive:
     v_a: np.ndarray  # (d_a,)
 
 
+QK_NORM_EPS = 1e-6  # the ε under QK-norm's root mean square
+
+
 @dataclass(frozen=True)
 class Scoring:
-    """One head's scoring: additive instead of dot products, and an ALiBi slope, each optional."""
+    """One head's scoring: each of these optional."""
+
+    additive: Additive | None = None  # additive scoring instead of dot products
+    slope: float | None = None  # ALiBi's slope m
+    cap: float | None = None  # logit soft-capping: cap · tanh(s / cap)
+    qk_norm: bool = False  # q and k rows divided by their root mean square
+
+
+@dataclass(frozen=True)
+class LayerScoring:
+    """The scoring keys of a fixture, for the whole layer: every head shares them, except that
+    ALiBi gives each head its own slope."""
 
     additive: Additive | None = None
-    slope: float | None = None
+    alibi: tuple | None = None  # one slope per head
+    softcap: float | None = None
+    qk_norm: bool = False
+
+    @property
+    def any(self):
+        return self != LayerScoring()
+
+    def heads(self, n_heads):
+        """Each head's Scoring, or None when the layer scores with plain dot products."""
+        if not self.any:
+            return None
+        slopes = self.alibi or (None,) * n_heads
+        return [Scoring(self.additive, slope, self.softcap, self.qk_norm) for slope in slopes]
+
+    def to_plain(self):
+        """The keys as the fixture's JSON form writes them (only those given)."""
+        plain = {}
+        if self.additive is not None:
+            plain["additive"] = {name: getattr(self.additive, name).tolist() for name in ("W_a", "U_a", "v_a")}
+        if self.alibi is not None:
+            plain["alibi"] = list(self.alibi)
+        if self.softcap is not None:
+            plain["softcap"] = self.softcap
+        if self.qk_norm:
+            plain["qk_norm"] = True
+        return plain
+
+
+def rms_normalise(M, eps=QK_NORM_EPS):
+    """Each row divided by its root mean square, √(mean(x²) + ε): QK-norm with gain 1."""
+    rms = np.sqrt(np.mean(M**2, axis=1, keepdims=True) + eps)  # (n, 1)
+    return M / rms  # (n, d_k)
+
+
+def soft_cap(scaled, cap):
+    """cap · tanh(s / cap): close to s while |s| is small, never beyond ±cap."""
+    return cap * np.tanh(scaled / cap)  # (n_q, n_k)
 
 
 def additive_scores(Q, K, additive):
@@ -52,3 +116,26 @@ def alibi_bias(n_q, n_k, slope):
     """
     i, j = np.indices((n_q, n_k))
     return -slope * (i - j).astype(float)  # (n_q, n_k)
+
+
+def prepared(Q, K, scoring):
+    """The queries and keys the scores are computed from, and the trace fields of that step:
+    Q and K themselves, or their rows normalised (QK-norm)."""
+    if not scoring.qk_norm:
+        return Q, K, {}
+    Q_normed, K_normed = rms_normalise(Q), rms_normalise(K)  # (n_q, d_k), (n_k, d_k)
+    return Q_normed, K_normed, {"Q_normed": Q_normed, "K_normed": K_normed}
+
+
+def softmax_input(scaled, scoring):
+    """What the softmax reads, and the trace fields of the steps between: the scaled scores,
+    capped (soft-capping), then with ALiBi's bias added."""
+    n_q, n_k = scaled.shape
+    fields = {}
+    logits = scaled  # (n_q, n_k)
+    if scoring.cap is not None:
+        logits = fields["capped"] = soft_cap(logits, scoring.cap)  # (n_q, n_k)
+    if scoring.slope is not None:
+        fields["bias"] = alibi_bias(n_q, n_k, scoring.slope)  # (n_q, n_k)
+        logits = fields["biased"] = add_bias(logits, fields["bias"])  # (n_q, n_k)
+    return logits, fields

@@ -29,7 +29,7 @@ def scale(scores, factor):
 
 
 def add_bias(scaled, bias):
-    """Step 3c (ALiBi): a bias added to the scaled scores; the softmax then reads these."""
+    """Step 3c (ALiBi): a bias added to the scaled (or capped) scores; the softmax then reads these."""
     return scaled + bias  # (n_q, n_k)
 
 

@@ -49,19 +49,151 @@ class Field:
     finite: bool = True
     optional: bool = False
     unhandled: tuple = ()  # (place, why) pairs
+    step: str | None = None  # the optional step that makes it (macros.engine.optional_steps)
 
     def handled_by(self, place):
         return place not in dict(self.unhandled)
 
 
-def published(kind, finite=True, optional=False, **unhandled):
+def published(kind, finite=True, optional=False, step=None, **unhandled):
     """A dataclass field that is part of the published trace. ``unhandled`` names the places
-    that do not show or check it, each with the reason (``browser="no lab recomputes it"``)."""
+    that do not show or check it, each with the reason (``browser="no lab recomputes it"``);
+    an optional field names the ``step`` (its fixture key) that makes it."""
     unknown = set(unhandled) - set(PLACES)
     if unknown:
         raise ValueError(f"unknown places {sorted(unknown)}; the places are {sorted(PLACES)}")
-    metadata = {"kind": kind, "finite": finite, "optional": optional, "unhandled": tuple(sorted(unhandled.items()))}
+    if optional and step is None:
+        raise ValueError("an optional field names the step that makes it: published(..., step='key')")
+    metadata = {
+        "kind": kind,
+        "finite": finite,
+        "optional": optional,
+        "unhandled": tuple(sorted(unhandled.items())),
+        "step": step,
+    }
     return field(default=None if optional else MISSING, metadata=metadata)
+
+
+# ---------------------------------------------------------------- the optional steps
+#
+# Plain attention is project, score, scale, mask, softmax, weigh the values, concatenate and
+# project again. Everything else a lesson's layer can do (a causal mask, a bias, a cap on the
+# scores, positions, a block around it, a backward pass) is a Step: the fixture key that turns
+# it on, the reader's words for it, the glossary entries of its symbols and, for each place in
+# STEP_PLACES, why that place does not need it where it does not. The fields a step adds name
+# it (``published(..., step="alibi")``). A declaration alone makes a shared partial refuse a
+# layer with a step it does not model (naming it in these words) and a lab refuse a lesson
+# with a step the browser twin does not compute; tests/test_engine_steps.py fails for each
+# place still to handle a step, naming the file and what to add there.
+
+# Where a step must be handled, and what handling it means there.
+STEP_PLACES = {
+    "engine": "macros/engine/: a function computes the step, applied where the layer is assembled "
+    "(a change to the scores: scoring.py's prepared or softmax_input), so the trace changes with the key",
+    "validation": "macros/sources/: the key read with located errors in the *_keys.py module of its concept "
+    "(listed in that module's FIELDS)",
+    "browser": "docs/assets/js/engine.js: the twin computes the step, so a lab recomputes what the page shows; "
+    'or declare why not here (browser="..."), and labs refuse a lesson with it',
+    "notebook": "macros/notebooks/: cells that compute the step in plain numpy (scoring.py for a change to the "
+    "scores), so the notebook with the key differs from the one without",
+    "recomputed": "macros/vocabulary/recomputed.py: a head computed again keeps the step (it recomputes through "
+    "engine.attention.attend_with with the head's own scoring), or refuses the step by name",
+    "partials": "macros/explain/steps.md.j2: each shared partial refuses a layer with the step unless its "
+    'expects(...) lists the key; declare partials="..." here only where the step changes nothing they show',
+    "practice": "macros/render/practice.py: a sentence in settings() (or a table in inputs()) for the key, "
+    "so a reader working a practice set knows the step is there",
+    "glossary": "macros/vocabulary/glossary.py: an entry for each symbol the step adds, named in symbols=(...) here",
+}
+
+
+@dataclass(frozen=True)
+class Step:
+    """One optional step: its fixture key, the reader's words for it, the glossary entries of
+    its symbols, keys that only make sense with it (taken away with it), and why each place
+    in ``unhandled`` does not need it."""
+
+    key: str
+    words: str
+    symbols: tuple = ()
+    together: tuple = ()
+    example: object = None  # the key's value as a fixture writes it, to try the step where no lesson has it
+    unhandled: tuple = ()  # (place, why) pairs
+
+    def handled_by(self, place):
+        return place not in dict(self.unhandled)
+
+    def why_not(self, place):
+        return dict(self.unhandled).get(place)
+
+
+def step(key, words, symbols=(), together=(), example=None, **unhandled):
+    """A Step; ``unhandled`` names the places that do not need it, each with the reason."""
+    unknown = set(unhandled) - set(STEP_PLACES)
+    if unknown:
+        raise ValueError(f"unknown places {sorted(unknown)}; the places are {sorted(STEP_PLACES)}")
+    return Step(key, words, tuple(symbols), tuple(together), example, tuple(sorted(unhandled.items())))
+
+
+FORWARD_UNCHANGED = "the forward layer the shared steps explain is the same with it"
+NOT_IN_TWIN = "no lab recomputes it"
+
+STEPS = (
+    step("causal", "a causal mask", symbols=("i",)),
+    step("key_length", "padding (key_length)", symbols=("key_length",)),
+    step("source", "keys and values from a separate source", symbols=("source", "m"), together=("source_tokens",)),
+    step(
+        "window",
+        "a sliding window",
+        symbols=("w",),
+        notebook="the window is counted in its lesson's cost tables; the layer the notebook computes is the same",
+    ),
+    step("positions", "position encodings", symbols=("PE", "p", "theta")),
+    step("qk_norm", "queries and keys normalised (QK-norm)", symbols=("rms",), example=True),
+    step("additive", "additive scoring", symbols=("W_a", "U_a", "v_a", "d_a"), browser=NOT_IN_TWIN),
+    step("softcap", "scores soft-capped", symbols=("cap",), example=2.0),
+    step("alibi", "a bias added to the scores (ALiBi)", symbols=("slope", "B"), browser=NOT_IN_TWIN),
+    step(
+        "transformer",
+        "a transformer block around it (its heads read the normalised rows, not X)",
+        symbols=("LN", "mu"),
+        browser="the twin computes the attention layer alone, not the block around it",
+    ),
+    step(
+        "block_size",
+        "keys read in blocks (online softmax)",
+        symbols=("m_max", "l", "acc"),
+        partials=FORWARD_UNCHANGED,
+        notebook="the blocks change no value the notebook checks; the online-softmax lesson's own cells "
+        "(lessons/online-softmax/notebook.py) walk through them",
+    ),
+    step(
+        "query_block_size",
+        "FlashAttention's tiles",
+        symbols=("b_q", "b_k", "lse"),
+        partials=FORWARD_UNCHANGED,
+    ),
+    step("upstream", "the backward pass", symbols=("d", "loss"), partials=FORWARD_UNCHANGED),
+)
+BY_KEY = {s.key: s for s in STEPS}
+
+# The keys of plain attention, labels and the lesson's own settings: not steps.
+CORE_KEYS = frozenset(
+    {"X", "heads", "Q", "K", "V", "n_heads", "W_O", "tokens", "query_labels", "key_labels", "extends", "params"}
+    | {"practice", "source_tokens"}
+    # Another way to write the heads (shared key/value projections), expanded into every
+    # head's W_K and W_V when read: what follows sees ordinary heads.
+    | {"kv_heads"}
+)
+
+
+def steps_present(plain):
+    """The steps a fixture's JSON form turns on, in declaration order."""
+    return [s for s in STEPS if plain.get(s.key) not in (None, False)]
+
+
+def words_for(keys):
+    """The reader's words for each step key, in declaration order."""
+    return [s.words for s in STEPS if s.key in keys]
 
 
 # Reasons shared by several fields.
@@ -74,10 +206,13 @@ NOT_ASKED = "no question asks for it"
 ON_THE_WAY = "questions ask for the weight or reading it leads to"
 ALIBI = "the ALiBi lesson explains it in its own words; the shared steps refuse a biased layer"
 TILES = "the FlashAttention lesson shows its tiles in its own table; the shared steps refuse a tiled layer"
-OWN_LESSON = dict(optional=True, browser=NO_LAB, partials="its lesson shows it in its own words")
+OWN_WORDS = "its lesson shows it in its own words"
+OWN_LESSON = dict(optional=True, browser=NO_LAB, partials=OWN_WORDS)
 # The optional steps of one lesson each, which that lesson shows in its own words and tables.
-ROTARY_STEP = dict(optional=True, browser=NO_LAB, notebook=ROTARY, partials=ROTARY, practice=ROTARY)
-POSITION_STEP = dict(optional=True, browser=NO_LAB, notebook=POSITIONS, partials=POSITIONS, practice=POSITIONS)
+ROTARY_STEP = dict(optional=True, step="positions", browser=NO_LAB, notebook=ROTARY, partials=ROTARY, practice=ROTARY)
+POSITION_STEP = dict(
+    optional=True, step="positions", browser=NO_LAB, notebook=POSITIONS, partials=POSITIONS, practice=POSITIONS
+)
 
 
 @dataclass(frozen=True)
@@ -117,18 +252,28 @@ class HeadTrace:
         partials="one lesson's point, made in its own words",
         practice=ON_THE_WAY,
     )
+    # QK-norm (optional): the rows of Q and K divided by their root mean square; the scores
+    # above are computed from these.
+    Q_normed: np.ndarray = published(MATRIX, optional=True, step="qk_norm", partials=OWN_WORDS)  # (n_q, d_k)
+    K_normed: np.ndarray = published(MATRIX, optional=True, step="qk_norm", partials=OWN_WORDS)  # (n_k, d_k)
+    # Soft-capping (optional): cap · tanh(scaled / cap), what the softmax reads (or, with
+    # ALiBi, what its bias is added to).
+    capped: np.ndarray = published(MASKED, optional=True, step="softcap", partials=OWN_WORDS)  # (n_q, n_k)
     # ALiBi (optional): the bias added to the scaled scores, and what the softmax then reads
     # (the shift, exponentials and weights above are the softmax of ``biased``).
     bias: np.ndarray = published(
-        MATRIX, optional=True, browser=NO_LAB, partials=ALIBI, practice=NOT_ASKED
+        MATRIX, optional=True, step="alibi", browser=NO_LAB, partials=ALIBI, practice=NOT_ASKED
     )  # (n_q, n_k)
-    biased: np.ndarray = published(MASKED, optional=True, browser=NO_LAB, partials=ALIBI)  # (n_q, n_k)
+    biased: np.ndarray = published(MASKED, optional=True, step="alibi", browser=NO_LAB, partials=ALIBI)  # (n_q, n_k)
     # FlashAttention (optional): the tiled forward pass's tiles, in the order they run, and the
     # log-sum-exp it saves per query for the backward pass; its reading is ``output`` above.
-    logsumexp: np.ndarray = published(VECTOR, optional=True, browser=NO_LAB, partials=TILES)  # (n_q,)
+    logsumexp: np.ndarray = published(
+        VECTOR, optional=True, step="query_block_size", browser=NO_LAB, partials=TILES
+    )  # (n_q,)
     tiles: tuple = published(
         RECORDS,
         optional=True,
+        step="query_block_size",
         browser=NO_LAB,
         notebook="the notebook checks the log-sum-exp and the reading the tiles lead to",
         partials=TILES,
@@ -141,6 +286,10 @@ class HeadTrace:
     theta: np.ndarray = published(VECTOR, **ROTARY_STEP)  # (d_k/2,)
     q_angles: np.ndarray = published(MATRIX, **ROTARY_STEP)  # (n_q, d_k/2)
     k_angles: np.ndarray = published(MATRIX, **ROTARY_STEP)  # (n_k, d_k/2)
+    # Not published, and not a name templates see: how the head scored its keys
+    # (engine.scoring.Scoring), so that a lesson's "what if" computes the head again with
+    # every one of its steps (macros.vocabulary.recomputed).
+    _scoring: object = None
 
     @property
     def d_k(self):
@@ -168,6 +317,7 @@ class Trace:
     batch: tuple = published(
         LAYERS,
         optional=True,
+        step="key_length",
         browser=NO_LAB,
         notebook="the notebook checks the first sequence, which is the trace itself",
         partials="the padding lesson shows the sequences side by side",
@@ -175,10 +325,10 @@ class Trace:
     )
 
     # The backward pass (optional): every gradient, given the gradient of the output (``upstream``).
-    backward: object = published(RECORD, **OWN_LESSON)  # engine.backward.Backward
+    backward: object = published(RECORD, step="upstream", **OWN_LESSON)  # engine.backward.Backward
     # A transformer block around the layer (optional): its steps; the heads above read norm_1
     # (pre-norm) or X (post-norm).
-    block: object = published(RECORD, **OWN_LESSON)  # engine.block.BlockTrace
+    block: object = published(RECORD, step="transformer", **OWN_LESSON)  # engine.block.BlockTrace
 
     @property
     def n_heads(self):
@@ -187,7 +337,14 @@ class Trace:
 
 def _declared(cls):
     return tuple(
-        Field(f.name, f.metadata["kind"], f.metadata["finite"], f.metadata["optional"], f.metadata["unhandled"])
+        Field(
+            f.name,
+            f.metadata["kind"],
+            f.metadata["finite"],
+            f.metadata["optional"],
+            f.metadata["unhandled"],
+            f.metadata["step"],
+        )
         for f in fields(cls)
         if f.metadata
     )

@@ -6,7 +6,7 @@ not with its rounded text. Tolerances: rtol 1e-9 absorbs a different order of fl
 operations; atol 1e-12 lets an exact 0 (a hidden key's weight) meet a round-off 1e-17.
 """
 
-from macros.notebooks import backward, block, literals
+from macros.notebooks import backward, block, literals, scoring
 from macros.notebooks.cells import code, markdown
 
 TOLERANCE = "rtol=1e-9, atol=1e-12"
@@ -21,8 +21,7 @@ HEAD_CHECKED = {
     "exps": "exps",
     "weights": "weights",
     "output": "reading",
-    "bias": "bias",  # an ALiBi lesson's (macros/notebooks/scoring.py); absent elsewhere
-    "biased": "biased",
+    **scoring.CHECKED,  # QK-norm, a cap, ALiBi's bias (macros/notebooks/scoring.py); absent elsewhere
     "logsumexp": "logsumexp",  # a FlashAttention lesson's (macros/notebooks/tiles.py)
 }
 LAYER_CHECKED = {"concat": "concat", "output": "output"}
@@ -73,19 +72,12 @@ def against_page(lesson, layer):
 
 
 def with_torch(layer):
-    """Each head through scaled_dot_product_attention; the whole layer through
+    """Each head through scaled_dot_product_attention (its scoring steps computed by torch
+    first where it has them: macros/notebooks/scoring.py); the whole layer through
     nn.MultiheadAttention where the heads have its layout (see Layer.fused_width)."""
     per_head = ", ".join(
-        f'"head {head.number}": ({head.name("Q")}, {head.name("K")}, {head.name("V")}, {head.name("reading")})'
-        for head in layer.heads
+        f'"head {head.number}": ({", ".join(scoring.torch_inputs(layer, head))})' for head in layer.heads
     )
-    mask = ", attn_mask=tensor(visible)" if layer.masked else ""
-    if layer.slopes:  # a float attn_mask is added to the scaled scores: ALiBi's bias, -inf where hidden
-        per_head = ", ".join(
-            f'"head {head.number}": ({head.name("Q")}, {head.name("K")}, {head.name("V")}, {head.name("reading")}, '
-            f"np.where(visible, {head.name('bias')}, -np.inf))"
-            for head in layer.heads
-        )
     lines = [
         "try:",
         "    import torch",
@@ -100,28 +92,17 @@ def with_torch(layer):
         "        return torch.from_numpy(np.ascontiguousarray(a))  # float64 stays float64",
         "",
     ]
-    if layer.masked and not layer.additive:
+    if layer.masked and scoring.plain_in_torch(layer):
         lines.append("    # scaled_dot_product_attention's boolean attn_mask is True where a query may see a key.")
-    unpack, mask = (
-        ("q, k, v, reading, added", ", attn_mask=tensor(added)") if layer.slopes else ("q, k, v, reading", mask)
-    )
-    call = f"        got = torch.nn.functional.scaled_dot_product_attention(tensor(q), tensor(k), tensor(v){mask})"
-    if layer.additive:
-        call = additive_call(layer)
     lines += [
-        f"    for name, ({unpack}) in {{{per_head}}}.items():",
-        *call.split("\n"),
+        f"    for name, ({scoring.torch_loop_names(layer)}) in {{{per_head}}}.items():",
+        *scoring.torch_call(layer).split("\n"),
         f"        np.testing.assert_allclose(got.numpy(), reading, {TOLERANCE}, err_msg=name)",
         '        print(f"{name}: torch.nn.functional.scaled_dot_product_attention agrees.")',
     ]
     lines += multihead(layer)
-    if layer.additive:
-        said = (
-            "PyTorch has no additive attention function. If it is installed, this cell computes the additive "
-            "scores with torch's own tanh and products and hands them to "
-            "`torch.nn.functional.scaled_dot_product_attention`, which does the softmax and the weighted sum, "
-            "then compares the readings. Without PyTorch the cell says so and does nothing else."
-        )
+    said = scoring.torch_words(layer)
+    if said:
         return [markdown("## Compare with PyTorch", "", said), code(*lines)]
     return [
         markdown(
@@ -140,28 +121,6 @@ def with_torch(layer):
         ),
         code(*lines),
     ]
-
-
-def additive_call(layer):
-    """PyTorch has no additive attention function: torch computes the additive scores itself, and
-    scaled_dot_product_attention does the softmax and the weighting. It adds a float attn_mask to
-    q·k/√d_k, and queries of zeros make that 0, so its softmax sees the additive scores alone."""
-    added = " + tensor(added)" if layer.slopes else ""
-    hidden = "~tensor(visible)" if layer.masked and not layer.slopes else ""
-    lines = [
-        "        # No additive attention in PyTorch: the scores from torch's own tanh, then the softmax and the",
-        "        # weighting by scaled_dot_product_attention, given zero queries (q·k/√d_k = 0) and the scores",
-        "        # as its float attn_mask, which it adds to q·k/√d_k.",
-        "        scores = torch.tanh((tensor(q) @ tensor(W_a))[:, None, :] + (tensor(k) @ tensor(U_a))[None, :, :])"
-        f" @ tensor(v_a){added}",
-    ]
-    if hidden:
-        lines.append(f"        scores = scores.masked_fill({hidden}, float('-inf'))")
-    lines.append(
-        "        got = torch.nn.functional.scaled_dot_product_attention("
-        "torch.zeros_like(tensor(q)), tensor(k), tensor(v), attn_mask=scores)"
-    )
-    return "\n".join(lines)
 
 
 def multihead(layer):

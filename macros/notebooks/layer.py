@@ -1,6 +1,6 @@
 """What a notebook needs to know about a lesson's layer: its form, its heads and their widths.
 
-A lesson is written in one of two forms (see macros/fixture.py): self-attention, where each
+A lesson is written in one of two forms (see macros/sources/forms.py): self-attention, where each
 head projects the input rows X with its own W_Q, W_K and W_V; or given directly, where Q, K
 and V are the lesson's numbers and head i takes the i-th equal slice of their columns.
 The notebook names each head's arrays with the head's number (Q1, weights2, ...); a lesson
@@ -9,6 +9,7 @@ with a single head drops the number (Q, weights).
 
 from dataclasses import dataclass
 
+from macros.engine.scoring import LayerScoring
 from macros.notebooks import scoring, sequence
 
 
@@ -42,9 +43,17 @@ class Layer:
     batch: tuple = ()
     encoding: str | None = None
     base: float = 10000.0
-    # How heads score (macros/notebooks/scoring.py): additively, and with ALiBi's slopes.
-    additive: bool = False
-    slopes: tuple = ()
+    # How heads score (macros/notebooks/scoring.py): the fixture's scoring keys, as given
+    # (engine.scoring.LayerScoring: QK-norm, additive scoring, a cap, ALiBi's slopes).
+    scoring: LayerScoring = LayerScoring()
+
+    @property
+    def additive(self):
+        return self.scoring.additive is not None
+
+    @property
+    def slopes(self):
+        return tuple(self.scoring.alibi or ())
 
     @property
     def masked(self):
@@ -67,7 +76,7 @@ class Layer:
         That is the layout torch.nn.MultiheadAttention requires: one width for queries,
         keys and values, and the heads' widths adding up to the model's width.
         """
-        if self.has_source or self.encoding == "rotary" or self.additive or self.slopes:
+        if self.has_source or self.encoding == "rotary" or self.scoring.any:
             return None  # nn.MultiheadAttention here would project X for keys, not rotate, not score otherwise
         widths = {(head.d_k, head.d_v) for head in self.heads}
         if len(widths) != 1:

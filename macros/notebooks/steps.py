@@ -91,9 +91,6 @@ def head_steps(layer, head):
     n = head.name
     q, k, v = n("Q"), n("K"), n("V")
     scores, scale, scaled = n("scores"), n("scale"), n("scaled")
-    bias, biased = n("bias"), n("biased")
-    before_mask = biased if layer.slopes else scaled
-    softmax_input = n("masked") if layer.masked else before_mask
     source = sequence.keys_from(layer)
     shift, shifted, exps, sums, weights = n("shift"), n("shifted"), n("exps"), n("sums"), n("weights")
     reading = n("reading")
@@ -122,10 +119,12 @@ def head_steps(layer, head):
                 f"show({q}={q}, {k}={k}, {v}={v})",
             )
         )
+    prepared, q_in, k_in = scoring.prepared_cells(layer, head, q, k)
+    cells += prepared
     shape = f"({layer.n_q}, {layer.n_k})"
     if layer.additive:
         cells += [
-            code(*scoring.scores_lines(q, k, scores, shape)),
+            code(*scoring.scores_lines(q_in, k_in, scores, shape)),
             code(
                 "# Scale: additive scores have no width to divide by, so the scale is 1.",
                 f"{scale} = 1.0",
@@ -137,7 +136,7 @@ def head_steps(layer, head):
         cells += [
             code(
                 "# Scores: each query's dot product with every key.",
-                f"{scores} = {q} @ {k}.T  # (n_q, d_k) @ (d_k, n_k) -> (n_q, n_k) = {shape}",
+                f"{scores} = {q_in} @ {k_in}.T  # (n_q, d_k) @ (d_k, n_k) -> (n_q, n_k) = {shape}",
                 f"show({scores}={scores})",
             ),
             code(
@@ -147,8 +146,9 @@ def head_steps(layer, head):
                 f"show({scale}={scale}, {scaled}={scaled})",
             ),
         ]
-    if layer.slopes:
-        cells.append(scoring.bias_cell(layer, head, scaled, bias, biased))
+    after_scale, before_mask = scoring.after_scale_cells(layer, head, scaled)
+    cells += after_scale
+    softmax_input = n("masked") if layer.masked else before_mask
     if layer.masked:
         cells.append(
             code(

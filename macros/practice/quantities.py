@@ -86,7 +86,10 @@ def _head_words(field, h, q, rest, names):
     words = {
         "scores": (f"the raw score of {key} for {query}", {}),
         "scaled": (f"the scaled score of {key} for {query}", {}),
+        "capped": (f"the capped score of {key} for {query} (its scaled score after soft-capping)", {}),
         "biased": (f"the score of {key} for {query}, scaled and with the bias added", {}),
+        "Q_normed": (f"coordinate {(rest or 0) + 1} of {query}, normalised (QK-norm)", {}),
+        "K_normed": (f"coordinate {(rest or 0) + 1} of {names.key(q)}, normalised (QK-norm)", {}),
         "exps": (f"the exponential of the shifted score of {key} for {query}", WEIGHT),
         "weights": (f"the weight {query} gives {key}", WEIGHT),
         "output": (f"coordinate {(rest or 0) + 1} of the reading of {query}", {}),

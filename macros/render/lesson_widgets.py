@@ -8,6 +8,7 @@ import numpy as np
 
 from macros import lookup
 from macros.engine import variants
+from macros.engine.trace import steps_present
 from macros.errors import WidgetError
 from macros.render import figures, noscript, numbers, widgets
 
@@ -71,12 +72,10 @@ def bound(lesson, path):
 
 
 def not_in_browser(fixture):
-    """Why the browser's twin cannot recompute this layer (what it would compute instead), or ''."""
-    if fixture.additive is not None or fixture.alibi is not None:
-        return "heads score with additive or alibi"
-    if getattr(fixture, "transformer", None) is not None:
-        return "heads read a transformer block's normalised rows"
-    return ""
+    """Why the browser's twin cannot recompute this layer, or '': the steps it has that the
+    twin does not compute (declared in macros.engine.trace.STEPS)."""
+    missing = [s.words for s in steps_present(fixture.to_plain()) if not s.handled_by("browser")]
+    return " and ".join(missing)
 
 
 def lab(lesson, name, caller):
@@ -88,7 +87,7 @@ def lab(lesson, name, caller):
     reason = not_in_browser(lesson.fixture)
     if reason:
         raise WidgetError(
-            f"lab({name!r}): the reader's browser computes the plain attention layer, and this lesson's {reason};"
+            f"lab({name!r}): the reader's browser cannot recompute this lesson's layer, which has {reason};"
             " show the step with the page's own numbers instead"
         )
     return (

@@ -157,6 +157,11 @@ def slope_text(m):
 def settings(fixture, places):
     """The settings that change what the layer computes, in words."""
     notes = []
+    if fixture.get("qk_norm"):
+        notes.append("QK-norm: each query and key row is divided by its root mean square, √(mean(x²) + 10⁻⁶).")
+    if "softcap" in fixture:
+        cap = format_values([fixture["softcap"]], places)[0]
+        notes.append(f"Soft-capping at c = {cap}: each scaled score s becomes c · tanh(s / c).")
     if "alibi" in fixture:
         slopes = ", ".join(f"head {i + 1}: {slope_text(m)}" for i, m in enumerate(fixture["alibi"]))
         notes.append(f"ALiBi slopes m ({slopes}): each head adds −m(i − j) to the scaled score of query i for key j.")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from macros.engine import attention, backward, block, tiles
-from macros.engine.scoring import Scoring
+from macros.engine.scoring import LayerScoring
 
 
 def _rows(array):
@@ -39,8 +39,9 @@ class Fixture:
     query_labels: tuple = ()
     key_labels: tuple = ()
     params: dict = field(default_factory=dict)  # named numbers beyond attention's inputs (params.py)
-    additive: object = None  # engine.scoring.Additive: every head scores additively (scoring_keys.py)
-    alibi: tuple | None = None  # one ALiBi slope per head
+    # How the heads score their keys beyond q·k/√d_k (scoring_keys.py): additive, alibi,
+    # softcap, qk_norm, as the fixture gives them.
+    scoring: LayerScoring = field(default_factory=LayerScoring)
 
     # The other form's fields, absent (templates may ask `fixture.X is none`).
     X = None
@@ -56,12 +57,19 @@ class Fixture:
         """The fixture's whole layer: a Trace."""
         raise NotImplementedError
 
+    @property
+    def additive(self):
+        """The additive scoring network every head uses (engine.scoring.Additive), or None."""
+        return self.scoring.additive
+
+    @property
+    def alibi(self):
+        """One ALiBi slope per head, or None."""
+        return self.scoring.alibi
+
     def scorings(self, n_heads):
         """Each head's scoring (engine.scoring.Scoring), or None for plain dot products."""
-        if self.additive is None and self.alibi is None:
-            return None
-        slopes = self.alibi or (None,) * n_heads
-        return [Scoring(self.additive, slope) for slope in slopes]
+        return self.scoring.heads(n_heads)
 
     def to_plain(self):
         """The JSON form the browser twin (docs/assets/js/engine.js) reads.
@@ -75,10 +83,7 @@ class Fixture:
             plain["W_O"] = _rows(self.W_O)
         if self.params:
             plain["params"] = {k: list(v) if isinstance(v, tuple) else v for k, v in self.params.items()}
-        if self.additive is not None:
-            plain["additive"] = {name: getattr(self.additive, name).tolist() for name in ("W_a", "U_a", "v_a")}
-        if self.alibi is not None:
-            plain["alibi"] = list(self.alibi)
+        plain.update(self.scoring.to_plain())
         return plain
 
 

@@ -1,4 +1,5 @@
-"""The fixture keys for how heads score their keys: ``additive`` and ``alibi``.
+"""The fixture keys for how heads score their keys: ``additive``, ``alibi``, ``softcap`` and
+``qk_norm``.
 
     additive:                  # additive (Bahdanau) scoring for every head, instead of q·k/√d_k:
       W_a: [[...]]             #   d_k × d_a, the query side
@@ -6,19 +7,21 @@
       v_a: [...]               #   d_a numbers
     alibi: [0.0625, 0.0039]    # one slope per head, added to the scaled scores as −m·(i − j);
                                #   needs causal: true
+    softcap: 50.0              # each scaled score s becomes cap · tanh(s / cap), before a bias
+    qk_norm: true              # each row of Q and K divided by its root mean square first
 
 Either form of fixture may carry them (every head must then have the same d_k for
-``additive``). Each mistake names its field; both keys are refused where they cannot apply.
+``additive``). Each mistake names its field; a key is refused where it cannot apply.
 """
 
 import dataclasses
 
 import numpy as np
 
-from macros.engine.scoring import Additive
+from macros.engine.scoring import Additive, LayerScoring
 from macros.sources.found import describe
 
-FIELDS = {"additive", "alibi"}
+FIELDS = {"additive", "alibi", "softcap", "qk_norm"}
 ADDITIVE_FIELDS = ("W_a", "U_a", "v_a")
 
 
@@ -64,11 +67,22 @@ def check_alibi(check, value, n_heads, causal):
     return tuple(slopes)
 
 
+def check_softcap(check, value):
+    cap = check.number(value, "softcap")
+    if cap <= 0:
+        check.fail("softcap", "a cap greater than 0 (the scores stay between −cap and cap)", describe(value))
+    return cap
+
+
 def extend(check, data, fixture):
     """The fixture with its heads' scoring, unchanged without these keys."""
     if not FIELDS & set(data):
         return fixture
     widths = head_widths(fixture)
-    additive = check_additive(check, data["additive"], widths) if "additive" in data else None
-    alibi = check_alibi(check, data["alibi"], len(widths), fixture.causal) if "alibi" in data else None
-    return dataclasses.replace(fixture, additive=additive, alibi=alibi)
+    scoring = LayerScoring(
+        additive=check_additive(check, data["additive"], widths) if "additive" in data else None,
+        alibi=check_alibi(check, data["alibi"], len(widths), fixture.causal) if "alibi" in data else None,
+        softcap=check_softcap(check, data["softcap"]) if "softcap" in data else None,
+        qk_norm=check.boolean(data["qk_norm"], "qk_norm") if "qk_norm" in data else False,
+    )
+    return dataclasses.replace(fixture, scoring=scoring)

@@ -16,16 +16,23 @@ PATH = Path(__file__).resolve().parents[2] / "docs" / "assets" / "js" / "contrac
 
 HEADER = """\
 // The trace contract, generated from macros/engine/trace.py by `make contract`: do not edit.
-// Each field the twin computes: its name, its kind (how the JSON form writes it) and whether
-// the overflow guard requires it finite. engine.js follows it; tests/test_js_twin.py checks
-// this file.
+// Each field the twin computes: its name, its kind (how the JSON form writes it), whether
+// the overflow guard requires it finite, and whether it is optional (present only where its
+// step is). engine.js follows it; tests/test_js_twin.py checks this file.
 """
+
+
+def _entry(f):
+    """One field: an optional one (made only by its step) says so, and the twin writes it only
+    where its step made it."""
+    entry = {"name": f.name, "kind": f.kind, "finite": f.finite}
+    return entry | {"optional": True} if f.optional else entry
 
 
 def _entries(declared):
     """The fields the twin computes (those not declared ``browser=...``, the reason it does not)."""
     kept = (f for f in declared if f.handled_by("browser"))
-    lines = (f"  {json.dumps({'name': f.name, 'kind': f.kind, 'finite': f.finite})}," for f in kept)
+    lines = (f"  {json.dumps(_entry(f))}," for f in kept)
     return "[\n" + "\n".join(lines) + "\n]"
 
 

@@ -8,6 +8,7 @@ columns a to b − 1, so ``columns(M, 0, 2)`` is the first two columns.
 
 import numpy as np
 
+from macros.engine.trace import STEPS, steps_present
 from macros.errors import LessonError
 from macros.vocabulary.claims import argmax, equal, roughly_equal
 
@@ -177,39 +178,16 @@ def disagree_everywhere(A, B, start=0, places=None):
     return all(a != b for a, b in zip(tops(_matrix(A)[start:], places), tops(_matrix(B)[start:], places), strict=True))
 
 
-CASES = {
-    "causal": "a causal mask",
-    "padding": "padding (key_length)",
-    "source": "keys and values from a separate source",
-    "window": "a sliding window",
-    "positions": "position encodings",
-    "bias": "a bias added to the scores (ALiBi)",
-    "additive": "additive scoring",
-    "block": "a transformer block around it (its heads read the normalised rows, not X)",
-}
+# The steps a shared partial refuses unless it says it models them: every declared step
+# (macros.engine.trace.STEPS) but those that change nothing the partials show.
+CASES = {s.key: s.words for s in STEPS if s.handled_by("partials")}
 
 
 def layer_cases(fixture):
     """What a lesson's layer does beyond plain attention, as the shared explanations know
-    the cases: a subset of ``CASES``. A partial renders only the cases it models."""
-    found = set()
-    if fixture.causal:
-        found.add("causal")
-    if getattr(fixture, "key_length", None) is not None:
-        found.add("padding")
-    if getattr(fixture, "source", None) is not None:
-        found.add("source")
-    if getattr(getattr(fixture, "generation", None), "window", None):
-        found.add("window")
-    if getattr(fixture, "positions", None):
-        found.add("positions")
-    if getattr(fixture, "alibi", None) is not None:
-        found.add("bias")
-    if getattr(fixture, "additive", None) is not None:
-        found.add("additive")
-    if getattr(fixture, "transformer", None) is not None:
-        found.add("block")
-    return found
+    the cases: the keys of ``CASES`` the fixture gives. A partial renders only the cases it
+    models."""
+    return {s.key for s in steps_present(fixture.to_plain())} & set(CASES)
 
 
 WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")

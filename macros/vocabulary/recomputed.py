@@ -8,34 +8,45 @@ import dataclasses
 
 import numpy as np
 
-from macros.engine import steps
+from macros.engine import attention, steps
+from macros.engine.scoring import LayerScoring
+
+SCORING_KEYS = {f.name for f in dataclasses.fields(LayerScoring)}
+
+
+def again(head, visible=None, factor=None):
+    """The head computed again by the engine with every one of its steps (QK-norm, a cap, a
+    bias: ``head._scoring``), under another mask or scale when given."""
+    visible = head.visible if visible is None else visible  # (n_q, n_k)
+    return attention.attend_with(head.Q, head.K, head.V, visible, head._scoring, factor)
 
 
 def with_scale(head, factor):
     """The head's weights and readings had its scores been multiplied by ``factor`` instead
     of 1/sqrt(d_k): (weights, output), one row per query."""
-    scaled = steps.scale(head.scores, factor)  # (n_q, n_k)
-    weights = steps.stable_softmax(scaled, head.visible).weights  # (n_q, n_k)
-    return weights, steps.weigh_values(weights, head.V)  # (n_q, d_v)
+    redone = again(head, factor=factor)
+    return redone.weights, redone.output  # (n_q, n_k), (n_q, d_v)
 
 
 def without_mask(head):
     """The head's weights and readings had no key been hidden: (weights, output)."""
-    every = np.ones_like(head.visible, dtype=bool)  # (n_q, n_k)
-    weights = steps.stable_softmax(head.scaled, every).weights  # (n_q, n_k)
-    return weights, steps.weigh_values(weights, head.V)  # (n_q, d_v)
+    redone = again(head, visible=np.ones_like(head.visible, dtype=bool))
+    return redone.weights, redone.output  # (n_q, n_k), (n_q, d_v)
 
 
 def causal(head):
     """The head's weights and readings had the layer been causal (position i sees 1..i)."""
     n_q, n_k = head.visible.shape
-    seen = head.visible & steps.visibility(n_q, n_k, causal=True)  # (n_q, n_k)
-    weights = steps.stable_softmax(head.scaled, seen).weights  # (n_q, n_k)
-    return weights, steps.weigh_values(weights, head.V)  # (n_q, d_v)
+    redone = again(head, visible=head.visible & steps.visibility(n_q, n_k, causal=True))
+    return redone.weights, redone.output  # (n_q, n_k), (n_q, d_v)
 
 
 def changed(fixture, **changes):
-    """The same lesson's numbers with some fields changed, not yet computed."""
+    """The same lesson's numbers with some fields changed, not yet computed. A scoring key
+    (additive, alibi, softcap, qk_norm) is changed inside the fixture's scoring."""
+    scoring = {name: changes.pop(name) for name in list(changes) if name in SCORING_KEYS}
+    if scoring:
+        changes["scoring"] = dataclasses.replace(fixture.scoring, **scoring)
     return dataclasses.replace(fixture, **changes)
 
 
@@ -44,7 +55,7 @@ def recomputed(fixture, **changes):
 
     Labels follow a change of X's rows only when given; the numbers are the engine's.
     """
-    return dataclasses.replace(fixture, **changes).run()
+    return changed(fixture, **changes).run()
 
 
 def take_rows(M, order):

@@ -1,7 +1,7 @@
 // The trace contract, generated from macros/engine/trace.py by `make contract`: do not edit.
-// Each field the twin computes: its name, its kind (how the JSON form writes it) and whether
-// the overflow guard requires it finite. engine.js follows it; tests/test_js_twin.py checks
-// this file.
+// Each field the twin computes: its name, its kind (how the JSON form writes it), whether
+// the overflow guard requires it finite, and whether it is optional (present only where its
+// step is). engine.js follows it; tests/test_js_twin.py checks this file.
 
 /** The fields of heads[i], in the order a lesson teaches them. */
 export const HEAD_FIELDS = [
@@ -20,6 +20,9 @@ export const HEAD_FIELDS = [
   {"name": "output", "kind": "matrix", "finite": true},
   {"name": "plain_exps", "kind": "matrix", "finite": false},
   {"name": "plain_sums", "kind": "vector", "finite": false},
+  {"name": "Q_normed", "kind": "matrix", "finite": true, "optional": true},
+  {"name": "K_normed", "kind": "matrix", "finite": true, "optional": true},
+  {"name": "capped", "kind": "masked", "finite": true, "optional": true},
 ];
 
 /** The layer's own fields, after "heads". */

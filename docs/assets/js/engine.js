@@ -53,6 +53,22 @@ export function scale(scores, factor) {
   return mapEntries(scores, (x) => x * factor); // (n_q, n_k)
 }
 
+/** QK-norm's epsilon under the root mean square (macros.engine.scoring.QK_NORM_EPS). */
+export const QK_NORM_EPS = 1e-6;
+
+/** QK-norm: each row divided by its root mean square, sqrt(mean(x^2) + eps), gain 1. */
+export function rmsNormalise(M, eps = QK_NORM_EPS) {
+  return M.map((row) => {
+    const rms = Math.sqrt(row.reduce((sum, x) => sum + x * x, 0) / row.length + eps);
+    return row.map((x) => x / rms); // (d_k,)
+  }); // (n, d_k)
+}
+
+/** Soft-capping: cap * tanh(s / cap), close to s while |s| is small, never beyond +-cap. */
+export function softCap(scaled, cap) {
+  return mapEntries(scaled, (x) => cap * Math.tanh(x / cap)); // (n_q, n_k)
+}
+
 /** Step 4: which keys each query may see; causal means position i sees positions <= i. */
 export function visibility(n_q, n_k, causal) {
   // (n_q, n_k), true = visible
@@ -121,15 +137,22 @@ export function outputProjection(concat, W_O) {
 
 // ---------------------------------------------------------------- assembled (attention.py)
 
-/** A single head given its queries, keys and values: steps 2 to 6 (under a given mask when one is passed). */
-export function attend(Q, K, V, causal = false, mask = null) {
-  const scores = score(Q, K); // (n_q, n_k)
+/**
+ * A single head given its queries, keys and values: steps 2 to 6 (under a given mask when
+ * one is passed), with the scoring steps the fixture asks for (macros.engine.scoring):
+ * QK-norm before the scores, soft-capping after the scale.
+ */
+export function attend(Q, K, V, causal = false, mask = null, scoring = {}) {
+  const steps = {};
+  const [q, k] = scoring.qk_norm ? [(steps.Q_normed = rmsNormalise(Q)), (steps.K_normed = rmsNormalise(K))] : [Q, K];
+  const scores = score(q, k); // (n_q, n_k)
   const factor = scaleFactor(Q[0].length);
   const scaled = scale(scores, factor); // (n_q, n_k)
+  const logits = scoring.softcap != null ? (steps.capped = softCap(scaled, scoring.softcap)) : scaled; // (n_q, n_k)
   const visible = mask ?? visibility(scores.length, scores[0].length, causal); // (n_q, n_k)
-  const parts = stableSoftmax(scaled, visible);
+  const parts = stableSoftmax(logits, visible);
   const output = weighValues(parts.weights, V); // (n_q, d_v)
-  return { Q, K, V, scores, scale: factor, scaled, visible, ...parts, output };
+  return { Q, K, V, scores, scale: factor, scaled, visible, ...parts, output, ...steps };
 }
 
 /** Steps 7 and 8: concatenate the heads and apply W_O (identity when absent). */
@@ -140,9 +163,9 @@ export function combine(heads, W_O = null) {
 }
 
 /** Each head projects the same X with its own W_Q, W_K, W_V: step 1, then attend. */
-export function selfAttention(X, projections, causal = false, W_O = null) {
+export function selfAttention(X, projections, causal = false, W_O = null, scoring = {}) {
   const heads = projections.map(({ W_Q, W_K, W_V }) =>
-    attend(project(X, W_Q), project(X, W_K), project(X, W_V), causal),
+    attend(project(X, W_Q), project(X, W_K), project(X, W_V), causal, null, scoring),
   );
   return combine(heads, W_O);
 }
@@ -155,18 +178,27 @@ export function splitColumns(M, n_heads) {
 }
 
 /** Queries, keys and values given directly, cut into n_heads equal column slices. */
-export function splitAttention(Q, K, V, n_heads = 1, causal = false, W_O = null) {
+export function splitAttention(Q, K, V, n_heads = 1, causal = false, W_O = null, scoring = {}) {
   const [qs, ks, vs] = [Q, K, V].map((M) => splitColumns(M, n_heads));
-  return combine(qs.map((q, h) => attend(q, ks[h], vs[h], causal)), W_O);
+  return combine(qs.map((q, h) => attend(q, ks[h], vs[h], causal, null, scoring)), W_O);
+}
+
+/** The scoring keys the twin computes, as a fixture gives them (the others refuse a lab). */
+function scoringOf(fixture) {
+  return { softcap: fixture.softcap ?? null, qk_norm: fixture.qk_norm ?? false };
 }
 
 /** A valid fixture's whole layer, whichever form it is written in. */
 export function run(fixture) {
   const causal = fixture.causal ?? false;
   const W_O = fixture.W_O ?? null;
-  if ("X" in fixture && usesSequenceKeys(fixture)) return sequenceLayer(fixture, { project, visibility, attend, combine });
-  if ("X" in fixture) return selfAttention(fixture.X, fixture.heads, causal, W_O);
-  return splitAttention(fixture.Q, fixture.K, fixture.V, fixture.n_heads ?? 1, causal, W_O);
+  const scoring = scoringOf(fixture);
+  if ("X" in fixture && usesSequenceKeys(fixture)) {
+    const withScoring = (Q, K, V, c, mask) => attend(Q, K, V, c, mask, scoring);
+    return sequenceLayer(fixture, { project, visibility, attend: withScoring, combine });
+  }
+  if ("X" in fixture) return selfAttention(fixture.X, fixture.heads, causal, W_O, scoring);
+  return splitAttention(fixture.Q, fixture.K, fixture.V, fixture.n_heads ?? 1, causal, W_O, scoring);
 }
 
 // ---------------------------------------------------------------- the JSON form (trace.py)
@@ -183,9 +215,10 @@ function jsonForm(value, kind, visible) {
   return rows(value);
 }
 
-/** An object with the contract's fields, in its order, each in its JSON form. */
+/** An object with the contract's fields, in its order, each in its JSON form (an optional one only where its step made it). */
 function fieldsToDict(source, fields, visible) {
-  return Object.fromEntries(fields.map(({ name, kind }) => [name, jsonForm(source[name], kind, visible)]));
+  const present = fields.filter(({ name, optional }) => !optional || source[name] !== undefined);
+  return Object.fromEntries(present.map(({ name, kind }) => [name, jsonForm(source[name], kind, visible)]));
 }
 
 /** The contract shared with the numpy engine (macros.engine.trace.to_dict), field by field from contract.js. */
@@ -221,7 +254,9 @@ function finite(value, kind, visible) {
 export function overflowed(data) {
   const guarded = (fields) => fields.filter((field) => field.finite && field.kind !== "mask");
   for (const [i, head] of data.heads.entries()) {
-    const field = guarded(contract.HEAD_FIELDS).find(({ name, kind }) => !finite(head[name], kind, head.visible));
+    const field = guarded(contract.HEAD_FIELDS).find(
+      ({ name, kind }) => name in head && !finite(head[name], kind, head.visible),
+    );
     if (field) return `heads[${i}].${field.name}`;
   }
   return guarded(contract.LAYER_FIELDS).find(({ name, kind }) => !finite(data[name], kind))?.name ?? null;
