@@ -63,18 +63,18 @@ class TestSoftcap:
     def test_a_cap_far_above_the_scores_changes_nothing_to_six_places(self):
         # tanh x = x − x³/3 + …: with |s| ≤ 1 and c = 1000, c tanh(s/c) − s is about s³/(3c²) < 4e-7.
         Q, K, V = np.array([[1.0, 0.5]]), np.array([[1.0, -1.0], [0.5, 0.5]]), EYE
-        plain, capped = attention.attend(Q, K, V), attention.attend(Q, K, V, scoring=scoring.Scoring(cap=1000.0))
+        plain, capped = attention.attend(Q, K, V), attention.attend(Q, K, V, scoring=scoring.Scoring(softcap=1000.0))
         assert np.allclose(capped.weights, plain.weights, atol=1e-6) and capped.capped is not None
 
     def test_the_cap_comes_before_the_bias(self):
         # Gemma 2's order: the cap bounds the scaled score, then ALiBi's bias is added (DESIGN.md).
-        head = attention.attend(EYE, EYE, EYE, causal=True, scoring=scoring.Scoring(slope=0.5, cap=0.5))
+        head = attention.attend(EYE, EYE, EYE, causal=True, scoring=scoring.Scoring(slope=0.5, softcap=0.5))
         assert np.array_equal(head.biased, head.capped + head.bias)
         assert np.abs(head.capped).max() < 0.5
 
     def test_a_lower_cap_flattens_the_largest_weight(self):
         Q, K, V = np.array([[4.0, 0.0]]), np.array([[4.0, 0.0], [0.0, 0.0]]), EYE
-        weights = [attention.attend(Q, K, V, scoring=scoring.Scoring(cap=c)).weights[0, 0] for c in (100.0, 5.0, 1.0)]
+        weights = [attention.attend(Q, K, V, scoring=scoring.Scoring(softcap=c)).weights[0, 0] for c in (100.0, 5.0, 1.0)]
         assert weights[0] > weights[1] > weights[2] > 0.5
 
 

@@ -22,7 +22,7 @@ attention. ``LayerScoring`` holds the keys as a fixture gives them for the whole
 (``macros.engine.attention``) does not change when a step of scoring is added here.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -45,7 +45,7 @@ class Scoring:
 
     additive: Additive | None = None  # additive scoring instead of dot products
     slope: float | None = None  # ALiBi's slope m
-    cap: float | None = None  # logit soft-capping: cap · tanh(s / cap)
+    softcap: float | None = None  # logit soft-capping: cap · tanh(s / cap)
     qk_norm: bool = False  # q and k rows divided by their root mean square
 
 
@@ -64,11 +64,12 @@ class LayerScoring:
         return self != LayerScoring()
 
     def heads(self, n_heads):
-        """Each head's Scoring, or None when the layer scores with plain dot products."""
+        """Each head's Scoring, or None when the layer scores with plain dot products: the
+        layer's keys, which a head's Scoring names alike, and each head's own ALiBi slope."""
         if not self.any:
             return None
-        slopes = self.alibi or (None,) * n_heads
-        return [Scoring(self.additive, slope, self.softcap, self.qk_norm) for slope in slopes]
+        shared = {f.name: getattr(self, f.name) for f in fields(Scoring) if f.name != "slope"}
+        return [Scoring(slope=slope, **shared) for slope in self.alibi or (None,) * n_heads]
 
     def to_plain(self):
         """The keys as the fixture's JSON form writes them (only those given)."""
@@ -77,10 +78,9 @@ class LayerScoring:
             plain["additive"] = {name: getattr(self.additive, name).tolist() for name in ("W_a", "U_a", "v_a")}
         if self.alibi is not None:
             plain["alibi"] = list(self.alibi)
-        if self.softcap is not None:
-            plain["softcap"] = self.softcap
-        if self.qk_norm:
-            plain["qk_norm"] = True
+        for f in fields(self):
+            if f.name not in plain and f.name != "additive" and getattr(self, f.name) != f.default:
+                plain[f.name] = getattr(self, f.name)
         return plain
 
 
@@ -93,6 +93,7 @@ def rms_normalise(M, eps=QK_NORM_EPS):
 def soft_cap(scaled, cap):
     """cap · tanh(s / cap): close to s while |s| is small, never beyond ±cap."""
     return cap * np.tanh(scaled / cap)  # (n_q, n_k)
+
 
 
 def additive_scores(Q, K, additive):
@@ -133,8 +134,8 @@ def softmax_input(scaled, scoring):
     n_q, n_k = scaled.shape
     fields = {}
     logits = scaled  # (n_q, n_k)
-    if scoring.cap is not None:
-        logits = fields["capped"] = soft_cap(logits, scoring.cap)  # (n_q, n_k)
+    if scoring.softcap is not None:
+        logits = fields["capped"] = soft_cap(logits, scoring.softcap)  # (n_q, n_k)
     if scoring.slope is not None:
         fields["bias"] = alibi_bias(n_q, n_k, scoring.slope)  # (n_q, n_k)
         logits = fields["biased"] = add_bias(logits, fields["bias"])  # (n_q, n_k)

@@ -131,6 +131,9 @@ def step(key, words, symbols=(), together=(), example=None, **unhandled):
     unknown = set(unhandled) - set(STEP_PLACES)
     if unknown:
         raise ValueError(f"unknown places {sorted(unknown)}; the places are {sorted(STEP_PLACES)}")
+    required = set(unhandled) & {"engine", "validation", "recomputed", "glossary"}
+    if required:
+        raise ValueError(f"every step is computed, read, kept when recomputed and in the glossary: {sorted(required)}")
     return Step(key, words, tuple(symbols), tuple(together), example, tuple(sorted(unhandled.items())))
 
 
