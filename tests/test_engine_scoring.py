@@ -74,7 +74,8 @@ class TestSoftcap:
 
     def test_a_lower_cap_flattens_the_largest_weight(self):
         Q, K, V = np.array([[4.0, 0.0]]), np.array([[4.0, 0.0], [0.0, 0.0]]), EYE
-        weights = [attention.attend(Q, K, V, scoring=scoring.Scoring(softcap=c)).weights[0, 0] for c in (100.0, 5.0, 1.0)]
+        capped = [attention.attend(Q, K, V, scoring=scoring.Scoring(softcap=c)) for c in (100.0, 5.0, 1.0)]
+        weights = [head.weights[0, 0] for head in capped]
         assert weights[0] > weights[1] > weights[2] > 0.5
 
 

@@ -84,7 +84,7 @@ HANDLE = {
     ],
     "macros/render/practice.py": [  # the practice panel's note
         (
-            '        notes.append("QK-norm: each query and key row is divided by its root mean square, √(mean(x²) + 10⁻⁶).")\n',
+            'divided by its root mean square, √(mean(x²) + 10⁻⁶).")\n',
             '    if "scratch_scale" in fixture:\n'
             "        notes.append(f\"Every score is multiplied by {fixture['scratch_scale']}.\")\n",
         ),

@@ -95,7 +95,6 @@ def soft_cap(scaled, cap):
     return cap * np.tanh(scaled / cap)  # (n_q, n_k)
 
 
-
 def additive_scores(Q, K, additive):
     """score_ij = v_a · tanh(Q_i W_a + K_j U_a), for every query i and key j."""
     queries = Q @ additive.W_a  # (n_q, d_k) @ (d_k, d_a) -> (n_q, d_a)
