@@ -6,7 +6,7 @@ formats), and one row's Jacobian, for the backward pass through the softmax.
 
 import numpy as np
 
-from macros.engine import backward, scale_study, steps
+from macros.engine import backward, scale_study, scoring, steps
 from macros.render.numbers import format_values
 
 
@@ -52,6 +52,7 @@ def temperature_rows(scores, temperatures, places):
 
 def names(places):
     return {
+        "qk_norm_eps": scoring.QK_NORM_EPS,
         "softmax_row": softmax_row,
         "softmax_parts": softmax_parts,
         "softmax_jacobian": backward.softmax_jacobian,
