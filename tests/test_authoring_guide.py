@@ -115,3 +115,72 @@ def test_section_6_shows_the_starters_check_as_the_starter_writes_it():
     starter = Path("macros/tools/scaffold/lesson.md").read_text(encoding="utf-8")
     block = starter[starter.index("{% set tolerance") : starter.index("solution=solution) }}")]
     assert block in GUIDE.read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------- the examples, rendered
+
+# An example is a backticked snippet with ``{{ ... }}`` in a table row of the guide. Each is
+# rendered against a lesson that has what it reads (the lessons below, in turn), with the few
+# names the tables' examples assume a template has set: h, h2, w, v, w0, w1, r, a, b, L, tolerance.
+EXAMPLE = re.compile(r"`([^`\n]*\{\{[^`\n]*\}\}[^`\n]*)`")
+TRIED = ("tracing-two-heads", "attention-cost", "online-softmax", "flash-attention-tiles", "masks", "alibi")
+
+
+def examples():
+    """(example, what the row says it gives, when that is one literal) for each table row."""
+    found = []
+    for line in GUIDE.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("| `"):
+            continue
+        cells = [cell.strip() for cell in line.strip("|").split(" | ")]
+        literal = re.fullmatch(r"`([^`{}%]+)`", cells[-1]) if len(cells) == 3 else None
+        found += [(example, literal and literal[1]) for example in EXAMPLE.findall(line)]
+    return found
+
+
+def rendered(example, slug):
+    """The example rendered as a template of lesson ``slug`` would render it."""
+    lesson = computed.lesson(slug)
+    book = computed.book()
+    names = dict(computed.names(lesson))
+    h = lesson.trace.heads[0]
+    names |= {"h": h, "h2": lesson.trace.heads[-1], "w": h.weights[0], "v": h.V.T[0]}
+    names |= {"w0": 0.25, "w1": 0.5, "r": 1, "a": 0.25, "b": 0.5, "L": 32768, "tolerance": 0.01}
+    names |= book.track_names(f"lessons/{slug}/lesson.md")  # the home page's track map, for its example
+    return book.environment.from_string(example).render(names)
+
+
+def first_render(example):
+    """The example rendered by the first lesson of TRIED that has what it reads, or the errors."""
+    errors = []
+    for slug in TRIED:
+        try:
+            return rendered(example, slug), None
+        except Exception as error:  # any mistake: try the next lesson, report them all if none renders it
+            errors.append(f"{slug}: {str(error).splitlines()[0]}")
+    return None, errors
+
+
+def mismatch(example, gives):
+    """Why the example is wrong, or None: it renders in no lesson, or, where its result follows
+    from its text alone (a helper given literals), it does not give what the guide says."""
+    text, errors = first_render(example)
+    if errors is not None:
+        return f"the guide's example {example!r} renders in none of {TRIED}:\n" + "\n".join(errors)
+    literal_arguments = re.fullmatch(r"[^{]*\{\{ \w+\(([^a-zA-Z(]|\"[a-z]+\")*\) \}\}[^}]*", example)
+    if gives and literal_arguments and gives not in text:
+        return f"the guide says {example!r} gives {gives!r}; it gives {text!r}"
+    return None
+
+
+@pytest.mark.parametrize(("example", "gives"), examples(), ids=[e for e, _ in examples()])
+def test_every_example_of_the_guide_renders(example, gives):
+    assert mismatch(example, gives) is None
+
+
+def test_the_examples_are_found_and_a_wrong_result_is_caught():
+    """The control: the tables hold dozens of examples; a result written wrong (as the guide
+    once said of and_list) and an example no lesson can render are reported."""
+    assert len(examples()) > 40
+    assert "it gives 'keys 1 and 3'" in mismatch("keys {{ and_list([1, 3]) }}", "1, 2 and 4")
+    assert "renders in none of" in mismatch("{{ num(h.weigths[0][0]) }}", None)

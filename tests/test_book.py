@@ -86,6 +86,17 @@ def test_a_typed_decimal_in_prose_is_refused_with_its_line(copied):
     assert error_for(copied) == f"{SRC}:{line}: typed number 0.768; show it with a helper"
 
 
+def test_a_symbol_the_glossary_does_not_define_is_refused_at_its_line(copied):
+    template = copied / SRC
+    edit(template, "## Step 1: scores", "## Step 1: scores\n\nCall the score $f$ for now.")
+    line = line_of(template, "$f$")
+    assert error_for(copied) == (
+        f"{SRC}:{line}: the math uses f, which the glossary does not define: add each to GLOSSARY and to a section"
+        " of SECTIONS in macros/vocabulary/glossary.py (every symbol in a lesson's math has an entry, which the"
+        " glossary page shows)"
+    )
+
+
 def test_a_misspelt_name_the_template_set_itself_is_suggested(copied):
     template = copied / SRC
     edit(template, "## Step 1: scores", "{% set tolerance = 0 %}## Step 1: scores {{ tolerence }}")

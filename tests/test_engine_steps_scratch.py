@@ -91,7 +91,7 @@ HANDLE = {
     ],
     "macros/vocabulary/glossary.py": [  # the glossary: an entry, and its place on the glossary page
         (
-            'which stays between −c and c"),\n',
+            'within ±cap"),\n',
             '    "scratch": (r"\\sigma", "the scratch step: the factor every score is multiplied by"),\n',
         ),
         ('        "cap",\n', '        "scratch",\n'),

@@ -83,11 +83,28 @@ def test_a_created_lesson_renders_with_its_title_and_is_listed_last(book):
     assert "# Keys: “what” & why" in markdown
 
 
-def test_the_track_gains_one_line_and_keeps_its_comments(book):
-    before = (book / "track.yaml").read_text(encoding="utf-8")
-    scaffold.create("masks-by-hand", "Masks by hand", chapter="One head", root=book)
-    after = (book / "track.yaml").read_text(encoding="utf-8")
-    assert after == before.replace("      - why-scale\n", "      - why-scale\n      - masks-by-hand\n")
+TRACK = """\
+# The order of the book.
+chapters:
+  - title: One head   # the first chapter
+    lessons:
+      - first
+      - second        # last of its chapter
+  - title: Later
+    lessons:
+      - third
+"""
+
+
+def test_the_track_gains_one_line_and_keeps_its_comments(tmp_path):
+    """Made on a track of its own, so that moving a lesson of the book changes nothing here."""
+    path = tmp_path / "track.yaml"
+    text, title = scaffold.track_with(TRACK, path, "masks-by-hand", chapter="One head")
+    expected = TRACK.replace(
+        "      - second        # last of its chapter\n",
+        "      - second        # last of its chapter\n      - masks-by-hand\n",
+    )
+    assert (text, title) == (expected, "One head")
 
 
 def test_a_list_written_on_one_line_gets_the_name_inside_it(tmp_path):

@@ -29,7 +29,27 @@ def checked(name, markdown, lesson, template):
         raise PageError(str(error)) from None
     for miss in shown_arithmetic.misses(markdown, lesson.decimals):
         raise PageError(f"{name}: {miss}")
+    refuse_undefined_symbols(name, markdown, template)
     return markdown
+
+
+def refuse_undefined_symbols(name, markdown, template):
+    """Every symbol the page's math uses has a glossary entry, so the glossary explains it;
+    refused at the first template line whose math writes it (or the file, when the symbol
+    comes from a helper or a shared partial)."""
+    from macros.vocabulary import glossary
+
+    undefined = sorted(glossary.symbols_in(markdown) - glossary.glossary_symbols())
+    if not undefined:
+        return
+    lines = template.splitlines()
+    line = next((n for n, text in enumerate(lines, 1) if set(undefined) & glossary.symbols_in(text)), None)
+    where = f"{name}:{line}" if line else name
+    raise PageError(
+        f"{where}: the math uses {', '.join(undefined)}, which the glossary does not define: add each to GLOSSARY "
+        "and to a section of SECTIONS in macros/vocabulary/glossary.py (every symbol in a lesson's math has an "
+        "entry, which the glossary page shows)"
+    )
 
 
 def made_with(lesson):

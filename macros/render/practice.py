@@ -161,7 +161,7 @@ def settings(fixture, places):
         notes.append("QK-norm: each query and key row is divided by its root mean square, √(mean(x²) + 10⁻⁶).")
     if "softcap" in fixture:
         cap = format_values([fixture["softcap"]], places)[0]
-        notes.append(f"Soft-capping at c = {cap}: each scaled score s becomes c · tanh(s / c).")
+        notes.append(f"Soft-capping at {cap}: each scaled score s becomes {cap} · tanh(s / {cap}).")
     if "alibi" in fixture:
         slopes = ", ".join(f"head {i + 1}: {slope_text(m)}" for i, m in enumerate(fixture["alibi"]))
         notes.append(f"ALiBi slopes m ({slopes}): each head adds −m(i − j) to the scaled score of query i for key j.")

@@ -19,6 +19,7 @@ import argparse
 import ctypes
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -83,6 +84,30 @@ def serve(args):
         print("INFO    -  The project's code changed: starting the server again", file=sys.stderr, flush=True)
 
 
+DEFAULT_ADDR = "127.0.0.1:8000"  # MkDocs' own default
+
+
+def busy(address):
+    """Whether something already listens at HOST:PORT (a server binding it would fail)."""
+    host, _, port = address.rpartition(":")
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as MkDocs' server binds
+        try:
+            probe.bind((host or "127.0.0.1", int(port)))
+        except OSError:
+            return True
+    return False
+
+
+def busy_message(address):
+    host, _, port = address.rpartition(":")
+    other = f"{host or '127.0.0.1'}:{int(port) + 1}"
+    return (
+        f"make serve: {address} is already in use (another make serve, or another server, is running). "
+        f"Stop it, or serve on another port: make serve SERVE_ADDR={other}"
+    )
+
+
 def interrupted(signum, frame):
     """SIGTERM ends the server as Ctrl-C does."""
     raise KeyboardInterrupt
@@ -93,6 +118,9 @@ def main(argv=None):
     parser.add_argument("-a", "--dev-addr", default=None, help="IP:PORT to serve on (default: mkdocs.yml's)")
     parser.add_argument("-f", "--config-file", default=None, help="the MkDocs configuration (default mkdocs.yml)")
     args = parser.parse_args(argv)
+    if busy(args.dev_addr or DEFAULT_ADDR):
+        print(busy_message(args.dev_addr or DEFAULT_ADDR), file=sys.stderr)
+        return 1
 
     signal.signal(signal.SIGTERM, interrupted)
     stop_with_parent()

@@ -63,7 +63,7 @@ GLOSSARY = {
     "R": (r"R(\alpha)", "rotation of one coordinate pair by the angle α"),
     "slope": (r"m", "ALiBi: a head's slope; the head subtracts m times the distance back from each score"),
     "B": (r"B", "ALiBi: the bias a head adds to its scaled scores, b_ij = −m (i − j)"),
-    "cap": (r"c", "soft-capping: each scaled score s becomes c · tanh(s / c), which stays between −c and c"),
+    "cap": (r"\mathit{cap}", "soft-capping: each scaled score s becomes cap · tanh(s / cap), within ±cap"),
     "rms": (r"\operatorname{rms}", "QK-norm: a row's root mean square, √(mean(x²) + ε); q and k are divided by it"),
     "pair": (r"(x, y)", "rotary: one pair of coordinates, turned together as a point of the plane"),
     "t": (r"t", "while a model writes: the step, the position of the token just added (x_t, q_t, k_t, v_t)"),
