@@ -30,7 +30,8 @@ MODULES = {module_name(path): path for path in CODE.rglob("*.py") if "__pycache_
 # layers in one inner tuple are siblings that do not import each other.
 LAYERS = (
     "macros.errors",  # the located errors every layer raises
-    "macros.caching",  # files written whole; old cache files removed
+    # files written whole, old cache files removed; a shown calculation read and redone
+    ("macros.caching", "macros.redo"),
     "macros.engine",  # numpy steps and the Trace (checked below: it imports nothing of ours)
     "macros.sources",  # reading what authors write
     "macros.compute",  # a validated fixture computed, guarded against overflow
