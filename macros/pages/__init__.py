@@ -10,7 +10,9 @@ plain files.
 - ``environment.py``: the Jinja environment and what its output depends on;
   ``claim_lines.py``: each claim block told the template line it is written at;
 - ``checks.py``: the rules a lesson page passes besides rendering, with
-  ``shown_arithmetic.py`` (a shown calculation redone from the shown numbers) and
+  ``shown_arithmetic.py`` (every formula read, each shown calculation redone from the shown
+  numbers), ``arithmetic_marks.py`` (the author's mark ``{# not arithmetic: why #}``),
+  ``formula_lines.py`` (the template line a formula is written at) and
   ``unseen_answers.py`` (a graded answer not readable above its question);
 - ``located.py``: a failed render as the one located line an author reads;
 - ``cache.py``: finished pages kept in ``.cache/pages``, keyed by every file they read;

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from macros.errors import LessonError
-from macros.pages import cache, checks, environment, located
+from macros.pages import arithmetic_marks, cache, checks, environment, located
 from macros.pages.checks import PageError
 from macros.sources import folders, front_matter, pins, reads, track
 
@@ -189,12 +189,11 @@ class Book:
         extra = {self.book_names: self.book_names(), self.track_names: self.track_names(src_uri)}
         if meta:
             extra[f"{name}: front matter"] = meta
-        return self._render(name, context.page_names(extra))
+        return arithmetic_marks.unmarked(self._render(name, context.page_names(extra)))
 
     def _lesson_page(self, slug):
         """The lesson's Markdown, checked, with its facts line; and the files made with it."""
         from macros import notebooks
-        from macros.pages import context
         from macros.render import practice, widgets
         from macros.render import track as track_render
 
@@ -202,8 +201,7 @@ class Book:
         name = f"lessons/{slug}/{folders.LESSON_FILE}"
         template = reads.read_bytes(self.root / name).decode("utf-8")
         checks.refuse_typed_values(name, template, lesson)
-        names = context.lesson_names(lesson, self.environment, {self.book_names: self.book_names()})
-        markdown = checks.checked(name, self._render(name, names), lesson, template)
+        markdown = checks.checked(name, self._rendered(lesson, name), lesson, template)
         markdown = practice.placed(lesson, markdown)
         if slug in self.entries:
             entry = self.entries[slug]
@@ -211,6 +209,18 @@ class Book:
             facts = track_render.facts(entry, self.entries) + "\n" + notebooks.page_link(lesson) + "\n" + data
             markdown = with_facts(markdown, facts + "\n")
         return markdown, checks.made_with(lesson)
+
+    def unchecked(self, slug):
+        """(the computed lesson, its page's Markdown as the template renders it): before the
+        checks, the authors' marks still in it, for ``python -m macros arithmetic`` to count."""
+        lesson = self._lesson(slug)
+        return lesson, self._rendered(lesson, f"lessons/{slug}/{folders.LESSON_FILE}")
+
+    def _rendered(self, lesson, name):
+        from macros.pages import context
+
+        names = context.lesson_names(lesson, self.environment, {self.book_names: self.book_names()})
+        return self._render(name, names)
 
     def _lesson(self, slug):
         try:

@@ -19,18 +19,47 @@ def refuse_typed_values(name, template, lesson):
 
 
 def checked(name, markdown, lesson, template):
-    """The rendered Markdown, once no graded answer shows above its question and every shown
-    calculation, redone from its shown numbers, gives its shown result."""
-    from macros.pages import shown_arithmetic, unseen_answers
+    """The rendered Markdown, once no graded answer shows above its question, every shown
+    calculation, redone from its shown numbers, gives its shown result, and every symbol of
+    its math is in the glossary; the authors' marks on formulas that are not arithmetic
+    taken out."""
+    from macros.pages import arithmetic_marks, unseen_answers
 
     try:
         markdown = unseen_answers.enforce(name, markdown, lesson.decimals, template)
     except LessonError as error:
         raise PageError(str(error)) from None
-    for miss in shown_arithmetic.misses(markdown, lesson.decimals):
-        raise PageError(f"{name}: {miss}")
+    refuse_unchecked_arithmetic(name, markdown, lesson.decimals, template)
+    markdown = arithmetic_marks.unmarked(markdown)
     refuse_undefined_symbols(name, markdown, template)
     return markdown
+
+
+def refuse_unchecked_arithmetic(name, markdown, places, template):
+    """A PageError for the first formula the arithmetic check cannot read (at its template
+    line when one matches it), a mark out of place, or a calculation that misses its result."""
+    from macros.pages import arithmetic_marks, formula_lines, shown_arithmetic
+
+    spans = [match.span() for match in shown_arithmetic.MATH.finditer(markdown)]
+    for mark in arithmetic_marks.stray(markdown, spans):
+        raise PageError(
+            f"{mark.where}: a mark 'not arithmetic' outside a formula: write it inside the formula it marks"
+        )
+    found = shown_arithmetic.scan(markdown, places)
+    for unread in found.unread:
+        line = formula_lines.template_line(template, unread.tex)
+        raise PageError(
+            f"{name}{f':{line}' if line else ''}: the formula ${formula_lines.short(unread.tex)}$ writes numbers "
+            f"beside = or ≈, but {unread.reason}; write it as a calculation of the shown numbers, or mark it "
+            "inside the formula with {# not arithmetic: why #}"
+        )
+    for mark in found.needless:
+        raise PageError(
+            f"{mark.where}: the formula marked 'not arithmetic' ({mark.reason}) reads as arithmetic: "
+            "remove the mark, so that the check redoes it"
+        )
+    for miss in found.misses:
+        raise PageError(f"{name}: {miss}")
 
 
 def refuse_undefined_symbols(name, markdown, template):

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import jinja2
 
-from macros.pages import claim_lines
+from macros.pages import arithmetic_marks, claim_lines
 from macros.sources import front_matter, reads
 
 CODE = Path(__file__).resolve().parent.parent  # the macros package
@@ -49,6 +49,7 @@ PACKAGES = (
     "mkdocs-macros-plugin",
     "nbformat",
     "numpy",
+    "pylatexenc",
     "pymdown-extensions",
     "pyyaml",
 )
@@ -122,7 +123,7 @@ def environment(root):
         undefined=AuthorUndefined,
         optimized=False,
         autoescape=False,
-        extensions=[claim_lines.ClaimLines],
+        extensions=[claim_lines.ClaimLines, arithmetic_marks.ArithmeticMarks],
     )
 
 
