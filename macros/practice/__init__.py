@@ -6,7 +6,7 @@ checked at build time in Python and shipped to the page as data (the browser dra
 - ``draw.py``: the seeded draws, each refused or kept by the rules;
 - ``record.py``: one drawn set computed, read by path as a question grades it;
 - ``quantities.py``: what a question asks, in a reader's words, with its range, tolerance
-  and worked solution;
+  and worked solution; ``worked_sums.py``: every sum a worked solution shows, redone;
 - ``build.py``: a lesson's practice put together (its own numbers, then the drawn sets).
 
 May import: macros.errors to macros.explain.

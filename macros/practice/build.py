@@ -4,15 +4,16 @@ at build time, shipped to the page as data.
 For a lesson whose fixture has ``practice:`` (macros/practice/spec.py), the build draws
 ``variants`` sets of new numbers (macros/practice/draw.py) and computes each with the engine.
 Every graded value of every set must be a number in its quantity's range, and every path must
-be one a reader's words name (macros/practice/quantities.py); otherwise the build stops with a
-located message. A set ships its numbers (the fixture's JSON form), its graded values and the
+be one a reader's words name (macros/practice/quantities.py), and every sum a worked solution
+shows must give its shown result (macros/practice/worked_sums.py); otherwise the build stops
+with a located message. A set ships its numbers (the fixture's JSON form), its graded values and the
 lines of its worked solutions, formatted as the page formats numbers; not a whole trace.
 """
 
 import math
 from dataclasses import dataclass
 
-from macros.practice import draw, quantities, spec
+from macros.practice import draw, quantities, spec, worked_sums
 from macros.practice.record import computed
 from macros.sources import practice_key
 
@@ -99,6 +100,8 @@ def load(fixture_path, merged, base, slug, places, fixture):
         for number in range(parsed.variants + 1):
             plain, rec = (base, own) if number == 0 else draw.variant(parsed, base, number, fixture_path)
             variants.append(Variant(number, plain, *graded(rec, checks, number, fixture_path, places)))
+        practice = Practice(parsed, tuple(checks), tuple(variants))
+        worked_sums.check(practice, slug, fixture_path, places)
     except spec.PracticeError as error:
         raise practice_key.located(error, fixture_path) from None
-    return Practice(parsed, tuple(checks), tuple(variants))
+    return practice

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from macros.render.numbers import byte_count, format_number, format_values, given
+from macros.render.arithmetic import note
+from macros.render.numbers import as_shown, byte_count, format_number, format_values, given
 
 HAND = 0.01  # within this of the computed value, a hand calculation counts
 
@@ -250,6 +251,13 @@ def _num(x, places):
     return format_number(x, places)
 
 
+def _noted(from_shown, exact, places, operands):
+    """' The weights shown are rounded: …' after a sum of rounded terms when they give another
+    result at the shown places (the book's rounding note), else nothing."""
+    said = note(from_shown, exact, places, operands)
+    return f" {said}" if said else ""
+
+
 def _head_solution(head, field, q, rest, places):
     scaled, visible = np.asarray(head["scaled"][q], dtype=object), head["visible"][q]
     scaled = [0.0 if x is None else x for x in scaled]
@@ -267,6 +275,7 @@ def _head_solution(head, field, q, rest, places):
     lines.append(
         f"Subtract the largest, {_num(head['shift'][q], places)}: the exponentials are "
         f"{_row(head['exps'][q], places)}, adding up to {_num(head['sums'][q], places)}."
+        + _noted(as_shown(head["exps"][q], places).sum(), head["sums"][q], places, "exponentials")
     )
     if field == "weights":
         lines.append(
@@ -282,7 +291,11 @@ def _head_solution(head, field, q, rest, places):
         terms = " + ".join(f"{w}·{_factor(v)}" for w, v in texts)
         lines.append(f"The weights: {_row(weights, places)}.")
         lines.append(f"Coordinate {rest + 1} of the value rows: {_row(column, places)}.")
-        lines.append(f"The reading: {terms} ≈ {_num(head['output'][q][rest], places)}.")
+        from_shown = np.dot(as_shown(weights, places), as_shown(column, places))
+        lines.append(
+            f"The reading: {terms} ≈ {_num(head['output'][q][rest], places)}."
+            + _noted(from_shown, head["output"][q][rest], places, "weights")
+        )
     return lines
 
 
