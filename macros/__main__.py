@@ -1,4 +1,5 @@
-"""Command line: ``python -m macros trace PATH``, ``render DIR``, ``golden --out DIR``, ``claims`` and ``lesson SLUG``.
+"""Command line: ``python -m macros trace PATH``, ``render DIR``, ``golden --out DIR``, ``claims``,
+``arithmetic`` and ``lesson SLUG``.
 
 ``trace`` prints a fixture's whole trace as JSON, for authors writing a lesson and for
 tools outside the site (``--path heads.1.weights`` selects one value, ``--decimals 3``
@@ -7,6 +8,8 @@ Markdown with a minimal mkdocs.yml. ``golden`` rewrites the reviewed record of
 published values into the folder it is given, or with ``--changes-since REF`` prints every
 recorded value that changed since a git ref, as Markdown. ``claims`` lists every claim of
 the book (where it is written, its sentence, the condition it checks) for claims_listing.
+``arithmetic`` counts what the arithmetic check reads on each page and in each lesson's
+practice solutions, with every formula marked not arithmetic and why.
 ``lesson`` starts a new lesson from the
 starter in ``macros/tools/scaffold/`` and lists it in the track (``make lesson`` runs it).
 """
@@ -109,6 +112,12 @@ def claims_command(args):
     print(claims_listing.text(claims_listing.listing(args.project, args.lessons or None)))
 
 
+def arithmetic_command(args):
+    from macros.tools import arithmetic_listing
+
+    print(arithmetic_listing.text(arithmetic_listing.listing(args.project, args.lessons or None)))
+
+
 def lesson_command(args):
     folder, chapter = scaffold.create(args.slug, args.title, args.chapter, args.lessons)
     print(f"created {shown_path(folder)}/ (fixture.yaml, lesson.md), listed last in the chapter {chapter!r}")
@@ -147,6 +156,12 @@ def main(argv=None):
     listed.add_argument("lessons", nargs="*", help="lesson folder names (default: every lesson)")
     listed.add_argument("--project", default=".", help="the project folder (lessons/)")
     listed.set_defaults(run=claims_command)
+    counted = commands.add_parser(
+        "arithmetic", help="count what the arithmetic check reads on each page and in each practice's solutions"
+    )
+    counted.add_argument("lessons", nargs="*", help="lesson folder names (default: every lesson)")
+    counted.add_argument("--project", default=".", help="the project folder (lessons/)")
+    counted.set_defaults(run=arithmetic_command)
     lesson = commands.add_parser("lesson", help="start a new lesson from the starter and add it to the track")
     lesson.add_argument("slug", help="the lesson's folder name: lowercase words joined by hyphens")
     lesson.add_argument("--title", help="the lesson's title (default: from the name)")

@@ -6,6 +6,8 @@ imports them.
   ``golden_changes.py``: every recorded value changed since a git ref;
 - ``claims_listing.py``: every claim with the condition it checks (``python -m macros
   claims``);
+- ``arithmetic_listing.py``: what the arithmetic check reads on each page and in each
+  practice's worked solutions (``python -m macros arithmetic``);
 - ``lint.py``: how much of each lesson template is logic rather than prose;
 - ``export.py``: the book as plain Markdown (``python -m macros render DIR``);
 - ``twin_contract.py``: the browser twin's copy of the trace contract (``make contract``);
