@@ -2,14 +2,13 @@
 
 A Jinja comment written inside a formula, on its template line:
 
-    $1 + \\dots + {{ n }} = {{ total }}$ {# … #}        (outside: refused)
-    $1 + \\dots + {{ n }} = {{ total }} {# not arithmetic: an elided sum, 1 + … + n #}$
+    $1 + \\dots + {{ n }} = {{ total }} {# not arithmetic: the terms between are elided #}$
 
 Jinja drops comments before it renders; this extension (Jinja's documented ``preprocess``)
 turns each such comment into an invisible marker first, carrying the template's name, the
 line and the reason, so the check (``shown_arithmetic.py``) knows which rendered formula
 the author marked and can say where. ``unmarked`` takes the markers out of the page before
-it is published. Other comments are left to Jinja.
+it is published. Other comments, and anything in a ``{% raw %}`` block, are left to Jinja.
 """
 
 import re
@@ -18,6 +17,7 @@ from dataclasses import dataclass
 from jinja2.ext import Extension
 
 COMMENT = re.compile(r"\{#-?\s*not arithmetic:\s*(?P<reason>[^#\n]*?)\s*-?#\}")
+RAW = re.compile(r"\{%-?\s*raw\s*-?%\}.*?\{%-?\s*endraw\s*-?%\}", re.S)  # Jinja leaves it as written
 OPEN, CLOSE = "\ue000", "\ue001"  # private-use characters: never in an author's text
 MARKER = re.compile(f"{OPEN}(?P<where>[^{CLOSE}]*?:\\d+): (?P<reason>[^{CLOSE}]*){CLOSE}")
 
@@ -33,12 +33,16 @@ class Mark:
 
 class ArithmeticMarks(Extension):
     def preprocess(self, source, name, filename=None):
-        def marker(match):
-            line = source.count("\n", 0, match.start()) + 1
-            reason = match["reason"].replace("$", "")  # a reason in words: it sits inside the formula
-            return f"{OPEN}{name}:{line}: {reason}{CLOSE}"
-
-        return COMMENT.sub(marker, source)
+        raws = [found.span() for found in RAW.finditer(source)]  # a raw block (the guide's examples) is text
+        out, start = [], 0
+        for found in COMMENT.finditer(source):
+            if any(begin <= found.start() < end for begin, end in raws):
+                continue
+            line = source.count("\n", 0, found.start()) + 1
+            reason = found["reason"].replace("$", "")  # a reason in words: it sits inside the formula
+            out += [source[start : found.start()], f"{OPEN}{name}:{line}: {reason}{CLOSE}"]
+            start = found.end()
+        return "".join([*out, source[start:]])
 
 
 def marks_in(text):

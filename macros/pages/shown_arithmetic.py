@@ -79,14 +79,21 @@ def formulas(markdown):
     return [(match.group(1) or match.group(2), match.end()) for match in MATH.finditer(markdown)]
 
 
-def scan(markdown, places):
-    """Every formula of the page read in order (names shown by one are known to the next)."""
-    found, names = Scan(), {}
+def readings(markdown):
+    """Each formula of the page read in order (names shown by one are known to the next):
+    (its TeX without marks, where it ends, its marks, its chains.Reading)."""
+    names = {}
     for tex, end in formulas(markdown):
-        found.formulas += 1
         marks, tex = arithmetic_marks.marks_in(tex), arithmetic_marks.unmarked(tex)
+        yield tex, end, marks, _reading(tex, names)
+
+
+def scan(markdown, places):
+    """What the check finds on the page: the counts, the marks, what it cannot read, the misses."""
+    found = Scan()
+    for tex, end, marks, reading in readings(markdown):
+        found.formulas += 1
         found.equations += bool(RELATION.search(tex) and re.search(r"\d", tex))
-        reading = _reading(tex, names)
         if marks:
             found.marked.append(marks[0])
             if not reading.problems:

@@ -99,12 +99,12 @@ class Parser:
 
     def expect(self, kind, text):
         if not self.at(kind, text):
-            raise UnreadableError(f"expected {text!r}, got {self._here()}")
+            raise UnreadableError(f"expected '{text}', got {self._here()}")
         self.take()
 
     def _here(self):
         token = self.peek()
-        return f"{t.written([token])!r}" if token is not None else "the end"
+        return f"'{t.written([token])}'" if token is not None else "the end"
 
     def inner(self, found):
         """The value of a nested token list (a group, a fraction's part, a cell)."""
@@ -168,7 +168,7 @@ class Parser:
             elif script.text.startswith("^"):
                 value = np.power(value, self.inner(script.parts[0]))
             else:
-                raise UnreadableError(f"a subscript {script.text!r} on a number")
+                raise UnreadableError(f"a subscript '{script.text}' on a number")
             self.operated = True
         return value
 
@@ -205,7 +205,7 @@ class Parser:
             self.named = True
             value = self.names[token.text]
             return transposed(value) if token.transposed else value
-        raise UnreadableError(f"{t.written([token])!r}, which this grammar does not read")
+        raise UnreadableError(f"'{t.written([token])}', which this grammar does not read")
 
     def bracket(self, opening):
         """``( sum )``, or a row ``[a, b]`` or ``(a, b)`` (a stack when its entries are arrays)."""

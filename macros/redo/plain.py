@@ -31,6 +31,7 @@ PLAIN = re.compile(
 SIGNED = r"[−-]?(?:\d{1,3}(?:,\d{3})+(?![\d.])|\d+(?:\.\d+)?)"
 TOTAL = re.compile(rf"\badd(?:s|ing)? up to (?P<total>{SIGNED})")
 CLAUSE = re.compile(r"[:;]|\.(?!\d)")
+RELATED = re.compile(r"[=≈]|\badd(?:s|ing)? up to\b")
 
 
 def tokens(text):
@@ -61,6 +62,8 @@ def tokens(text):
 
 def read(line):
     """The chains.Reading of one line: each calculation with its result, and each total in words."""
+    if not RELATED.search(line):  # most lines state values: nothing to redo, nothing to cut
+        return chains.Reading()
     reading = chains.read(tokens(line), line, {})
     reading.redone += totals(line)
     return reading
