@@ -89,7 +89,7 @@ class TestBuild:
         """The control: decoding-cost's elided sum without its mark."""
         project = copy_project(tmp_path)
         src = project / "lessons" / "decoding-cost" / "lesson.md"
-        mark = " {# not arithmetic: the terms between are elided; the claim around the sentence checks the count #}"
+        mark = "{# not arithmetic: the terms between are elided; the claim around the sentence checks the count #}"
         edit(src, mark, "")
         with pytest.raises(PageError) as caught:
             computed.book_over(project).render("lessons/decoding-cost/lesson.md", src)
@@ -230,7 +230,7 @@ def test_the_book_reads_its_formulas_and_leaves_only_the_marked_unread():
     assert sum(scan.formulas for scan in scans.values()) >= 1600
     assert sum(scan.read for scan in scans.values()) >= 160
     unread = [(slug, unread.tex) for slug, scan in scans.items() for unread in scan.unread]
-    assert unread == [("decoding-cost", "1 + \\dots + 3 = 6 ")]
+    assert unread == [("decoding-cost", "1 + \\dots + 3 = 6")]
 
 
 def test_the_listing_counts_each_page_and_names_each_mark():
