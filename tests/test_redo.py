@@ -198,7 +198,7 @@ class TestChains:
 
     def test_a_result_of_another_shape_is_a_problem(self):
         (problem,) = self.read(r"[1, 2] + [3, 4] = 4").problems
-        assert problem == "$[1, 2] + [3, 4]$ gives 2, but the result beside it, $4$, is number"
+        assert problem == "$[1, 2] + [3, 4]$ gives a row of 2, but the result beside it, $4$, is a number"
 
     def test_an_unreadable_side_with_numbers_is_a_problem_only_beside_a_relation(self):
         assert self.read(r"1 + \dots + 3 = 6").problems == [

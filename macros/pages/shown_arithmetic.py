@@ -92,27 +92,36 @@ def scan(markdown, places):
     """What the check finds on the page: the counts, the marks, what it cannot read, the misses."""
     found = Scan()
     for tex, end, marks, reading in readings(markdown):
-        found.formulas += 1
-        found.equations += bool(RELATION.search(tex) and re.search(r"\d", tex))
-        if marks:
-            found.marked.append(marks[0])
-            if not reading.problems:
-                found.needless.append(marks[0])
-            continue
-        if reading.problems:
-            found.unread.append(Unread(tex, "; ".join(reading.problems)))
-            continue
+        _count(found, tex, marks, reading)
+        if not marks and not reading.problems:
+            found.misses += _missed(reading.redone, markdown, end, places)
+    for end, redone in totals(markdown):
+        found.redone += 1
+        found.misses += _missed([redone], markdown, end, places, "the total of")
+    return found
+
+
+def _count(found, tex, marks, reading):
+    """One formula counted: marked (and needlessly so), unread, or read and compared."""
+    found.formulas += 1
+    found.equations += bool(RELATION.search(tex) and re.search(r"\d", tex))
+    if marks:
+        found.marked.append(marks[0])
+        found.needless += [marks[0]] if not reading.problems else []
+    elif reading.problems:
+        found.unread.append(Unread(tex, "; ".join(reading.problems)))
+    else:
         found.read += reading.calculations > 0
         found.compared += bool(reading.redone)
         found.redone += len(reading.redone)
-        for redone in reading.redone:
-            if not chains.agrees(redone.value, redone.shown, places) and not _note_after(markdown, end):
-                found.misses.append(Miss(redone.written, *_shown_text(redone, places)))
-    for end, redone in totals(markdown):
-        found.redone += 1
-        if not chains.agrees(redone.value, redone.shown, places) and not _note_after(markdown, end):
-            found.misses.append(Miss(redone.written, *_shown_text(redone, places), "the total of"))
-    return found
+
+
+def _missed(redone, markdown, end, places, what="the calculation"):
+    """A Miss for each calculation that does not give its shown result, unless a note follows."""
+    wrong = [r for r in redone if not chains.agrees(r.value, r.shown, places)]
+    if not wrong or _note_after(markdown, end):
+        return []
+    return [Miss(r.written, *_shown_text(r, places), what) for r in wrong]
 
 
 def _reading(tex, names):
@@ -187,7 +196,7 @@ def _added(tex):
         return None
     if side.kind != grammar.VALUE or np.ndim(side.value) == 0:
         return None
-    return side.value.sum(axis=-1), chains._quoted(last, arithmetic_marks.unmarked(tex))
+    return side.value.sum(axis=-1), chains.quoted(last, arithmetic_marks.unmarked(tex))
 
 
 def _adjacent(gap):

@@ -94,34 +94,38 @@ def read(found, text, names):
 
 
 def _read_chain(chain, text, names, reading):
-    sides = []
-    for side in chain:
-        try:
-            sides.append(grammar.read(side, names))
-        except UnreadableError as error:
-            sides.append(None)
-            if len(chain) > 1 and t.has_number(side):
-                reading.problems.append(f"${_quoted(side, text)}$ cannot be read: {error}")
+    sides = [_side(side, len(chain) > 1, text, names, reading) for side in chain]
     values = [i for i, side in enumerate(sides) if side is not None and side.kind == grammar.VALUE]
     for i, side in enumerate(sides):
-        if side is None or side.kind != grammar.CALCULATION:
-            continue
-        reading.calculations += 1
-        after = [j for j in values if j > i]
-        target = after[0] if after else (values[-1] if values else None)
-        if target is None:
-            continue
-        shown = sides[target]
-        if np.shape(side.value) != np.shape(shown.value) and side.named:
-            continue  # the names stand for something else here (grammar.SYMBOLIC)
-        if np.shape(side.value) != np.shape(shown.value):
-            reading.problems.append(
-                f"${_quoted(chain[i], text)}$ gives {grammar._shape(side.value)}, but the result beside it, "
-                f"${_quoted(chain[target], text)}$, is {grammar._shape(shown.value)}"
-            )
-            continue
-        reading.redone.append(Redone(_quoted(chain[i], text), side.value, shown.value, shown.texts))
+        if side is not None and side.kind == grammar.CALCULATION:
+            reading.calculations += 1
+            after = [j for j in values if j > i]
+            target = after[0] if after else (values[-1] if values else None)
+            if target is not None:
+                _pair(chain[i], side, chain[target], sides[target], text, reading)
     _remember(chain, sides, values, names)
+
+
+def _side(side, joined, text, names, reading):
+    """The grammar.Side of one side, or None, with a problem when it holds a number and is
+    joined to another by = or ≈."""
+    try:
+        return grammar.read(side, names)
+    except UnreadableError as error:
+        if joined and t.has_number(side):
+            reading.problems.append(f"${quoted(side, text)}$ cannot be read: {error}")
+        return None
+
+
+def _pair(written, calculation, result, shown, text, reading):
+    """A calculation and the result it must give, or a problem when their shapes differ."""
+    if np.shape(calculation.value) == np.shape(shown.value):
+        reading.redone.append(Redone(quoted(written, text), calculation.value, shown.value, shown.texts))
+    elif not calculation.named:  # with names, they stand for something else here (grammar.SYMBOLIC)
+        reading.problems.append(
+            f"${quoted(written, text)}$ gives {grammar.shape_words(calculation.value)}, but the result beside "
+            f"it, ${quoted(result, text)}$, is {grammar.shape_words(shown.value)}"
+        )
 
 
 def _remember(chain, sides, values, names):
@@ -137,7 +141,7 @@ def _remember(chain, sides, values, names):
                 names.pop(side[0].text, None)
 
 
-def _quoted(side, text):
+def quoted(side, text):
     """A side as the formula writes it (its TeX, spaces collapsed)."""
     start, end = side[0].start, side[-1].end
     if 0 <= start < end <= len(text):

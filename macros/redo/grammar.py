@@ -263,8 +263,17 @@ def combine(operator, left, right):
     try:
         return np.matmul(left, right)
     except ValueError:
-        raise UnreadableError(f"a product of a {_shape(left)} and a {_shape(right)}") from None
+        raise UnreadableError(f"a product of {shape_words(left)} and {shape_words(right)}") from None
 
 
-def _shape(value):
-    return " × ".join(str(n) for n in np.shape(value)) or "number"
+def shape_words(value):
+    """A shape as a message says it: "a number", "a row of 3", "a 3 × 4 matrix", "a stack of 2
+    matrices of 3 × 2"."""
+    shape = np.shape(value)
+    if len(shape) == 0:
+        return "a number"
+    if len(shape) == 1:
+        return f"a row of {shape[0]}"
+    if len(shape) == 2:
+        return f"a {shape[0]} × {shape[1]} matrix"
+    return f"a stack of {shape[0]} matrices of {' × '.join(str(n) for n in shape[1:])}"
