@@ -84,10 +84,15 @@ class TestMarks:
         ]
 
 
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    """One copy of the project for the build cases; each edits a lesson of its own."""
+    return copy_project(tmp_path_factory.mktemp("project"))
+
+
 class TestBuild:
-    def test_an_unreadable_formula_stops_the_build_at_its_line(self, tmp_path):
+    def test_an_unreadable_formula_stops_the_build_at_its_line(self, project):
         """The control: decoding-cost's elided sum without its mark."""
-        project = copy_project(tmp_path)
         src = project / "lessons" / "decoding-cost" / "lesson.md"
         mark = "{# not arithmetic: the terms between are elided; the claim around the sentence checks the count #}"
         edit(src, mark, "")
@@ -99,9 +104,8 @@ class TestBuild:
             "of the shown numbers, or mark it inside the formula with {# not arithmetic: why #}"
         )
 
-    def test_a_mark_on_a_formula_that_reads_is_refused(self, tmp_path):
+    def test_a_mark_on_a_formula_that_reads_is_refused(self, project):
         """why-scale's √d_k ≈ 1.414 reads: a mark there would hide it."""
-        project = copy_project(tmp_path)
         src = project / "lessons" / "why-scale" / "lesson.md"
         edit(src, "\\approx {{ tex(root) }}$", "\\approx {{ tex(root) }} {# not arithmetic: a temperature #}$")
         line = 1 + src.read_text(encoding="utf-8").split("a temperature #}")[0].count("\n")
@@ -112,13 +116,12 @@ class TestBuild:
             "arithmetic: remove the mark, so that the check redoes it"
         )
 
-    def test_a_mark_outside_a_formula_is_refused(self, tmp_path):
-        project = copy_project(tmp_path)
-        src = project / "lessons" / "why-scale" / "lesson.md"
-        edit(src, "is a temperature of", "is a temperature {# not arithmetic: words #} of")
+    def test_a_mark_outside_a_formula_is_refused(self, project):
+        src = project / "lessons" / "masks" / "lesson.md"
+        edit(src, "\n# Masks\n", "\n# Masks\n\nSome words {# not arithmetic: words #} here.\n")
         line = 1 + src.read_text(encoding="utf-8").split("words #}")[0].count("\n")
-        with pytest.raises(PageError, match=f"^lessons/why-scale/lesson.md:{line}: a mark 'not arithmetic' outside"):
-            computed.book_over(project).render("lessons/why-scale/lesson.md", src)
+        with pytest.raises(PageError, match=f"^lessons/masks/lesson.md:{line}: a mark 'not arithmetic' outside"):
+            computed.book_over(project).render("lessons/masks/lesson.md", src)
 
 
 class TestTemplateLine:
