@@ -18,7 +18,18 @@ def generation_of(data, trace):
     projections = [(head.W_Q, head.W_K, head.W_V) for head in data.heads]
     try:
         return generation.generate(
-            data.X, projections, data.causal, data.W_O, trace, keys.kv_heads, keys.window, keys.block_size, keys.params
+            data.X,
+            projections,
+            data.causal,
+            data.W_O,
+            trace,
+            keys.kv_heads,
+            keys.window,
+            keys.block_size,
+            keys.params,
+            scorings=data.scorings(len(projections)),
+            sink_tokens=keys.sink_tokens,
+            page_size=keys.page_size,
         )
     except ValueError as error:
         raise FixtureError(data.path, "params", "sizes the tables can be computed from", str(error)) from None

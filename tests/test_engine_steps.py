@@ -63,8 +63,21 @@ TOL = 1e-9
 
 
 def without(plain, step):
-    """The fixture's JSON form without the step's key (and the keys that need it)."""
-    return {key: value for key, value in plain.items() if key not in (step.key, *step.together)}
+    """The fixture's JSON form without the step's key (and the keys that need it). A key that
+    is another way to write the heads (the latent: keys and values rebuilt from it) leaves,
+    without it, the heads it stands for: each with W_K = W_DKV W_UK and W_V = W_DKV W_UV."""
+    rest = {key: value for key, value in plain.items() if key not in (step.key, *step.together)}
+    if step is not None and step.key == "latent" and "latent" in plain:
+        rest["heads"] = folded_heads(plain)
+    return rest
+
+
+def folded_heads(plain):
+    W_DKV = np.asarray(plain["latent"]["W_DKV"])
+    return [
+        {"W_Q": head["W_Q"], "W_K": (W_DKV @ up["W_UK"]).tolist(), "W_V": (W_DKV @ up["W_UV"]).tolist()}
+        for head, up in zip(plain["heads"], plain["latent"]["heads"], strict=True)
+    ]
 
 
 def valid(slug, plain):
@@ -90,10 +103,24 @@ def sample(step):
             kept = without(plain, other) if other else plain
             if valid(slug, kept) and valid(slug, without(kept, step)):
                 return f"lessons/{slug}/fixture.yaml", copy.deepcopy(kept), without(kept, step)
+    return on_base(step)
+
+
+def on_base(step):
+    """(where, with, without) for the step's declared example on BASE, or None without one."""
     if step.example is None:
         return None
     base = copy.deepcopy(computed.lesson(BASE).plain_fixture)
     return f"lessons/{BASE}/fixture.yaml with {step.key}: {step.example!r}", {**base, step.key: step.example}, base
+
+
+def samples(step):
+    """Where the step is tried: on a lesson (or BASE with its example), and also on BASE with its
+    example where a lesson has the key, so that a part of the step no lesson's fixture uses (a
+    sink's logits beside a lesson's kept tokens) is tried in every place as well."""
+    found = sample(step)
+    extra = on_base(step)
+    return [found] + ([extra] if extra and found and extra[0] != found[0] else [])
 
 
 def lesson_of(where, plain):
@@ -227,15 +254,15 @@ def still_to_do(step):
             f"no lesson's fixture has {step.key!r}: give it example=... in its step(...) in macros/engine/trace.py, "
             "so each place can be tried on it"
         ]
-    where, plain, bare = found
     todo = []
-    for place, handles in HANDLES.items():
-        declared = step.why_not(place)
-        if declared is not None and place not in ("browser", "partials"):  # those two check the opt-out itself
-            continue
-        problem = tried(handles, where, plain, bare, step)
-        if problem:
-            todo.append(f"{place} ({problem}, tried on {where}): {STEP_PLACES[place]}")
+    for where, plain, bare in samples(step):
+        for place, handles in HANDLES.items():
+            declared = step.why_not(place)
+            if declared is not None and place not in ("browser", "partials"):  # those two check the opt-out itself
+                continue
+            problem = tried(handles, where, plain, bare, step)
+            if problem:
+                todo.append(f"{place} ({problem}, tried on {where}): {STEP_PLACES[place]}")
     return todo
 
 
@@ -278,7 +305,7 @@ def twin_fields():
     """(head fields, layer fields) the browser twin's trace holds, over every lesson's numbers
     and every step's sample."""
     plains = [computed.lesson(slug).plain_fixture for slug in computed.SLUGS]
-    plains += [found[1] for found in map(sample, STEPS) if found and found[1] not in plains]
+    plains += [found[1] for step in STEPS for found in samples(step) if found and found[1] not in plains]
     traces = run_node("run_trace.mjs", plains)
     heads = {name for twin in traces for head in twin["trace"]["heads"] for name in head}
     return heads, {name for twin in traces for name in twin["trace"]} - {"heads"}
@@ -287,9 +314,11 @@ def twin_fields():
 def asks_for(level, name):
     """Whether a practice question can ask for an entry of the field, in a reader's words."""
     names = quantities.Names(queries=("a", "b"), keys=("a", "b"), n_heads=2)
-    inside = {"backward": "backward.d_X.0.0", "block": "block.output.0.0"}  # records: one of their entries
+    inside = {"backward": "backward.d_X.0.0", "block": "block.output.0.0", "latent": "latent.c.0.0"}  # records
+    entry = {"states": "heads.0.states.0.0.0"}  # a head's field of three axes: one of its entries
     try:
-        quantities.quantity(f"heads.0.{name}.0.0" if level == "head" else inside.get(name, f"{name}.0.0"), names)
+        path = entry.get(name, f"heads.0.{name}.0.0") if level == "head" else inside.get(name, f"{name}.0.0")
+        quantities.quantity(path, names)
     except KeyError:
         return False
     return True

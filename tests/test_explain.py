@@ -76,7 +76,8 @@ def test_a_partial_refuses_a_layer_it_does_not_model(tmp_path):
         computed.book_over(tmp_path).render("lessons/masks/lesson.md", src)
     assert str(caught.value) == (
         f"lessons/masks/lesson.md:{line}: explain.mask_rule() is written for plain attention with a causal mask "
-        "or position encodings or a transformer block around it (its heads read the normalised rows, not X);"
+        "or position encodings or a transformer block around it (its heads read the normalised rows, not X) or "
+        "keys and values rebuilt from a shared latent (multi-head latent attention);"
         " this lesson's layer has padding (key_length): say it in the lesson's own words"
     )
 

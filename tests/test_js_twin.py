@@ -154,6 +154,30 @@ def edge_cases(rng):
             softcap=1.5,
             qk_norm=True,
         ),
+        # a sink logit per head (gpt-oss): one far above the scores (nearly all weight on the sink),
+        # one far below (plain attention), under a causal mask, with a cap before it
+        "sink-two-heads-causal": direct(
+            [[1.0, 2.0, 0.0, -1.0]] * 3,
+            [[2.0, -1.0, 3.0, 1.0], [0.0, 1.0, 1.0, 1.0], [5.0, 5.0, -2.0, 0.5]],
+            V3,
+            n_heads=2,
+            causal=True,
+            softcap=4.0,
+            sink={"logits": [30.0, -30.0]},
+        ),
+        # latent attention: both heads' keys and values rebuilt from one latent row per token
+        "latent-two-heads-causal": {
+            "X": [[1.0, 0.0, 2.0], [0.0, -1.0, 1.0], [0.5, 1.0, 0.0]],
+            "heads": [{"W_Q": [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]}, {"W_Q": [[0.0, 1.0], [1.0, 0.0], [0.5, 0.0]]}],
+            "causal": True,
+            "latent": {
+                "W_DKV": [[1.0, 0.0], [0.0, 1.0], [1.0, -1.0]],
+                "heads": [
+                    {"W_UK": [[1.0, 0.0], [0.0, 1.0]], "W_UV": [[1.0], [2.0]]},
+                    {"W_UK": [[0.5, 1.0], [1.0, 0.0]], "W_UV": [[-1.0], [1.0]]},
+                ],
+            },
+        },
     }
 
 
@@ -339,7 +363,7 @@ class TestGoldenVectors:
             "n_q != n_k": [d for d in CASES.values() if "Q" in d and len(d["Q"]) != len(d["K"])],
             "several heads": [d for d in CASES.values() if len(d.get("heads", ())) > 1 or d.get("n_heads", 1) > 1],
             "heads of unequal widths": [
-                d for d in CASES.values() if len({len(h["W_V"][0]) for h in d.get("heads", ())}) > 1
+                d for d in CASES.values() if len({len(h["W_V"][0]) for h in d.get("heads", ()) if "W_V" in h}) > 1
             ],
         }
         assert len(CASES) >= 200

@@ -20,7 +20,7 @@ from macros.notebooks import block, extra, file_name
 from macros.notebooks.build import notebook_bytes
 from macros.notebooks.checks import published
 from macros.notebooks.layer import describe
-from macros.sources.fixture import merged_data
+from macros.sources.fixture import merged_data, validate
 from tests import computed
 from tests.computed import SLUGS
 from tests.sitebuild import build, edit
@@ -376,6 +376,40 @@ class TestExecuted:
     def test_torch_agrees_where_installed(self, slug, executed):
         pytest.importorskip("torch")
         printed = text_output(torch_cell(executed[slug]))
-        for head in describe(load(slug)).heads:
-            assert f"head {head.number}: torch.nn.functional.scaled_dot_product_attention agrees." in printed
-        assert ("torch.nn.MultiheadAttention agrees" in printed) is bool(describe(load(slug)).fused_width)
+        layer = describe(load(slug))
+        how = (
+            "linear attention from its equations"
+            if layer.linear
+            else "torch.nn.functional.scaled_dot_product_attention"
+        )
+        for head in layer.heads:
+            assert f"head {head.number}: {how} agrees." in printed
+            if layer.latent:  # DeepSeek-V2's equations, rebuilt and absorbed
+                assert f"Head {head.number}: rebuilt and absorbed, scaled_dot_product_attention agrees." in printed
+            if getattr(load(slug).fixture.generation, "sink_tokens", None):  # StreamingLLM's mask
+                assert f"Head {head.number}, the first tokens kept: scaled_dot_product_attention agrees." in printed
+        assert ("torch.nn.MultiheadAttention agrees" in printed) is bool(layer.fused_width)
+
+    def test_a_paged_cache_notebook_checks_its_counts(self, executed):
+        assert "Every count agrees with the lesson page." in text_output(
+            cell_with(executed["paged-kv-cache"], "assert pages ==")
+        )
+
+    def test_a_sink_logit_notebook_agrees_with_the_page_and_torch(self, kernel_specs):
+        """No lesson's fixture has sink logits (the sinks lesson computes them as a "what if"): a
+        lesson's numbers with one logit per head, run, checked against its own values and, where
+        torch is installed, against scaled_dot_product_attention with the sink as one more column."""
+        own = computed.lesson("two-heads-separate-projections")
+        plain = {**own.plain_fixture, "sink": {"logits": [0.5, -1.0]}}
+        data = validate(own.folder / "fixture.yaml", plain)
+        lesson = lessons.Lesson(own.slug, own.folder, own.meta, data, lessons.compute(data))
+        nb = execute(read(notebook_bytes(lesson)), kernel_specs, slug=own.slug)
+        assert "results agree with the lesson page" in text_output(page_check(nb))
+        printed = text_output(torch_cell(nb))
+        try:
+            import torch  # noqa: F401
+        except ImportError:
+            assert "Skipped the comparison with PyTorch" in printed
+        else:
+            assert "head 1: torch.nn.functional.scaled_dot_product_attention agrees." in printed
+            assert "head 2: torch.nn.functional.scaled_dot_product_attention agrees." in printed

@@ -16,7 +16,9 @@ order a lesson teaches it, each with a shape comment on its matrix lines.
   ``groups.py`` (shared key/value heads), ``decoding.py`` (the KV cache),
   ``online.py`` (online softmax over key blocks), ``tiles.py`` (FlashAttention's tiles),
   ``backward.py`` (every gradient), ``block.py`` (the transformer block), ``fused.py``
-  (the fused projection and batched heads);
+  (the fused projection and batched heads); attention as current models run it:
+  ``latent.py`` (multi-head latent attention), ``sinks.py`` (a sink logit, the first tokens
+  kept under a window), ``linear.py`` (linear attention), ``paging.py`` (the paged KV cache);
 - counts and studies: ``cost.py``, ``decode_cost.py``, ``scale_study.py``;
   ``generation.py`` runs the generation steps a fixture asks for; ``variants.py`` gives a
   layer's changed copies without running attention again (heads reordered, the head average).

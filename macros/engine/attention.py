@@ -1,8 +1,10 @@
 """Attention assembled from the steps: one head, many heads, and a fixture's whole layer."""
 
+import dataclasses
+
 import numpy as np
 
-from macros.engine import steps
+from macros.engine import linear, sinks, steps
 from macros.engine.scoring import Scoring, additive_scores, prepared, softmax_input
 from macros.engine.trace import HeadTrace, Trace
 
@@ -17,8 +19,13 @@ def attend_with(Q, K, V, visible, scoring=None, factor=None):
     """A single head under a given mask (step 4's visibility): steps 2, 3, 5 and 6, scored as
     ``scoring`` says (``macros.engine.scoring``: QK-norm, additive scores, soft-capping, an
     ALiBi bias), or q·k/√d_k. ``factor`` replaces the head's own scale (a lesson's "what if").
+    A sink logit joins each row's softmax; linear attention replaces the softmax altogether.
     """
     scoring = scoring or Scoring()
+    if scoring.linear is not None:
+        if factor not in (None, 1.0):
+            raise ValueError(f"linear attention has no scale to change (it takes no 1/√d_k), got {factor}")
+        return dataclasses.replace(linear.attend(Q, K, V, visible, scoring.linear), _scoring=scoring)
     Q_in, K_in, prepared_fields = prepared(Q, K, scoring)  # (n_q, d_k), (n_k, d_k)
     if scoring.additive is None:
         scores = steps.score(Q_in, K_in)  # (n_q, n_k)
@@ -29,7 +36,11 @@ def attend_with(Q, K, V, visible, scoring=None, factor=None):
     factor = own if factor is None else factor
     scaled = steps.scale(scores, factor)  # (n_q, n_k)
     logits, between = softmax_input(scaled, scoring)  # (n_q, n_k)
-    parts = steps.stable_softmax(logits, visible)
+    sink = {}
+    if scoring.sink is None:
+        parts = steps.stable_softmax(logits, visible)
+    else:
+        parts, sink["sink_weight"] = sinks.sink_softmax(logits, visible, scoring.sink)  # (n_q,)
     output = steps.weigh_values(parts.weights, V)  # (n_q, n_k) @ (n_k, d_v) -> (n_q, d_v)
     return HeadTrace(
         Q=Q,
@@ -50,6 +61,7 @@ def attend_with(Q, K, V, visible, scoring=None, factor=None):
         _scoring=scoring,
         **prepared_fields,
         **between,
+        **sink,
     )
 
 

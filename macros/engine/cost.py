@@ -201,3 +201,18 @@ def head_split_counts(n, d_model, h):
         }
 
     return {"split": counts(int(h)), "single": counts(1)}
+
+
+def linear_state_macs(n, d_k, d_v):
+    """Linear attention, one head, causal, over n tokens: per token, the state update
+    M += φ(k)ᵀ v (d_k·d_v), N += φ(k) (d_k additions, counted as multiply-adds), the reading's
+    φ(q) M (d_k·d_v) and φ(q) · N (d_k); no pair of tokens is ever scored."""
+    _check_sizes(n=n, d_k=d_k, d_v=d_v)
+    return n * (2 * d_k * d_v + 2 * d_k)
+
+
+def causal_pair_macs(n, d_k, d_v):
+    """Softmax attention, one head, causal, over n tokens: each of the n(n+1)/2 pairs is scored
+    (d_k) and weighs a value (d_v); the exponentials and sums are not counted."""
+    _check_sizes(n=n, d_k=d_k, d_v=d_v)
+    return causal_pairs(n) * (d_k + d_v)

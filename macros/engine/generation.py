@@ -9,12 +9,13 @@ of the twin's contract.
 
 from dataclasses import dataclass
 
-from macros.engine import cost, decode_cost, decoding, groups, masks, online
+from macros.engine import cost, decode_cost, decoding, groups, masks, online, paging, sinks
 from macros.engine.attention import self_attention
 from macros.engine.records import layer_record, rows
 
 MEMORY_PARAMS = ("layers", "n_heads", "d_k", "bytes_per_number", "lengths")
 COST_PARAMS = ("d_model", "n_heads", "d_k", "lengths")
+PAGED_PARAMS = ("lengths", "max_length")  # and, for two sequences sharing a prompt, prompt_length and continuations
 DECODE_COST_PARAMS = ("d_model", "n_heads", "d_k", "bytes_per_number", "lengths")
 
 
@@ -61,6 +62,9 @@ class Generation:
     window: object = None  # Trace of the layer under the sliding window
     window_pairs: int = 0
     causal_pairs: int = 0
+    streaming: object = None  # Trace of the layer under the window with the first tokens kept (sinks)
+    streaming_pairs: int = 0
+    paged: object = None  # paging.PagedCache: pages, block tables and unused slots for params' lengths
     memory: tuple = ()  # (n, bytes) rows
     bytes_per_token: int = 0
     cost: tuple = ()  # LayerCost rows
@@ -83,6 +87,15 @@ class Generation:
                 "pairs": self.window_pairs,
                 "causal_pairs": self.causal_pairs,
             }
+        if self.streaming is not None:
+            record = layer_record(self.streaming)
+            out["streaming"] = {
+                "weights": [head["weights"] for head in record["heads"]],
+                "output": record["output"],
+                "pairs": self.streaming_pairs,
+            }
+        if self.paged is not None:
+            out["paged"] = self.paged.to_dict()
         if self.memory:
             out["memory"] = {"bytes_per_token": self.bytes_per_token, "rows": [list(r) for r in self.memory]}
         if self.cost:
@@ -119,13 +132,43 @@ def memory_rows(params):
     return tuple(table), decoding.kv_bytes_per_token(kv_heads=params["n_heads"], **sizes)
 
 
-def generate(X, projections, causal, W_O, trace, kv_heads=None, window=None, block_size=None, params=None):
-    """What the fixture's generation keys ask for. ``trace`` is the layer's own Trace."""
+def streaming_parts(X, projections, W_O, window, tokens, scorings):
+    """The layer under the window with the first ``tokens`` keys kept (StreamingLLM), and its pairs."""
+    visible = sinks.streaming_window(X.shape[0], window, tokens)  # (n, n)
+    layer = masks.masked_self_attention(X, projections, visible, W_O, scorings)
+    return {"streaming": layer, "streaming_pairs": int(visible.sum())}
+
+
+def paged_parts(params, page_size):
+    """The paged cache for params' lengths against a contiguous cache of params' max_length."""
+    shared = (params["prompt_length"], params["continuations"]) if "prompt_length" in params else (None, None)
+    return paging.paged_cache(params["lengths"], page_size, params["max_length"], *shared)
+
+
+def generate(
+    X,
+    projections,
+    causal,
+    W_O,
+    trace,
+    kv_heads=None,
+    window=None,
+    block_size=None,
+    params=None,
+    scorings=None,
+    sink_tokens=None,
+    page_size=None,
+):
+    """What the fixture's generation keys ask for. ``trace`` is the layer's own Trace; each
+    head's ``scorings`` entry (a cap, a sink, linear attention...) applies under a window too.
+    The token-by-token run and the grouped variants are softmax attention's, and are left out
+    for linear attention, whose state is its cache."""
     params = params or {}
     parts = {}
-    if causal:
+    softmax = not any(s is not None and s.linear for s in scorings or ())
+    if causal and softmax:
         parts["decoding"] = PerHead(tuple(decoding.decode(X, *p) for p in projections))
-    if len(projections) > 1 and kv_heads is None:
+    if len(projections) > 1 and kv_heads is None and softmax:
         parts["groups"] = group_variants(X, projections, causal, W_O)
     if block_size:
         parts["online"] = PerHead(
@@ -133,8 +176,12 @@ def generate(X, projections, causal, W_O, trace, kv_heads=None, window=None, blo
         )
     if window:
         n = X.shape[0]
-        parts["window"] = masks.masked_self_attention(X, projections, masks.sliding_window(n, window), W_O)
+        parts["window"] = masks.masked_self_attention(X, projections, masks.sliding_window(n, window), W_O, scorings)
         parts["window_pairs"], parts["causal_pairs"] = cost.window_pairs(n, window), cost.causal_pairs(n)
+        if sink_tokens:
+            parts |= streaming_parts(X, projections, W_O, window, sink_tokens, scorings)
+    if page_size:
+        parts["paged"] = paged_parts(params, page_size)
     if all(name in params for name in MEMORY_PARAMS):
         parts["memory"], parts["bytes_per_token"] = memory_rows(params)
     if all(name in params for name in COST_PARAMS):

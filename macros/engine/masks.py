@@ -67,19 +67,23 @@ def check_every_row_sees_a_key(visible):
 
 
 def attend_visible(Q, K, V, visible, scoring=None):
-    """A single head under any mask, refused when a row would see no key (its softmax is 0/0)."""
-    check_every_row_sees_a_key(visible)
+    """A single head under any mask, refused when a row would see no key (its softmax is 0/0),
+    unless the head has a sink, which such a row gives all its weight."""
+    if scoring is None or scoring.sink is None:
+        check_every_row_sees_a_key(visible)
     n_q, n_k = Q.shape[0], K.shape[0]
     if visible.shape != (n_q, n_k):
         raise ValueError(f"the mask must be {n_q}x{n_k} (queries x keys), got {visible.shape}")
     return attend_with(Q, K, V, visible, scoring)
 
 
-def masked_self_attention(X, projections, visible, W_O=None):
-    """Self-attention in which every head uses the same given mask."""
+def masked_self_attention(X, projections, visible, W_O=None, scorings=None):
+    """Self-attention in which every head uses the same given mask, each head scored as its
+    entry of ``scorings`` says (dot products when absent)."""
+    scorings = scorings or [None] * len(projections)
     heads = [
-        attend_visible(steps.project(X, W_Q), steps.project(X, W_K), steps.project(X, W_V), visible)
-        for W_Q, W_K, W_V in projections
+        attend_visible(steps.project(X, W_Q), steps.project(X, W_K), steps.project(X, W_V), visible, scoring)
+        for (W_Q, W_K, W_V), scoring in zip(projections, scorings, strict=True)
     ]
     return combine_heads(heads, W_O)
 

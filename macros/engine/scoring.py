@@ -16,6 +16,12 @@
   −cap and cap and is nearly s itself while |s| is small (Gemma 2 caps attention logits
   at 50). It comes before a bias and the mask.
 
+- An attention sink (gpt-oss): a learned logit s per head joins each row's softmax as one
+  more entry with no value behind it, so a row may give part of its weight to nothing
+  (``macros.engine.sinks``).
+- Linear attention: a feature map φ in place of the softmax, φ(q)·φ(k) in place of
+  e^(q·k/√d_k) (``macros.engine.linear``).
+
 A ``Scoring`` says what one head does; the default (none of these) is plain dot-product
 attention. ``LayerScoring`` holds the keys as a fixture gives them for the whole layer.
 ``prepared`` and ``softmax_input`` apply them around the scores, so the layer's assembly
@@ -47,17 +53,25 @@ class Scoring:
     slope: float | None = None  # ALiBi's slope m
     softcap: float | None = None  # logit soft-capping: cap · tanh(s / cap)
     qk_norm: bool = False  # q and k rows divided by their root mean square
+    sink: float | None = None  # this head's sink logit s
+    linear: str | None = None  # linear attention's feature map ("elu_plus_one"), in place of the softmax
+
+
+# The fields of a Scoring that each head has its own of, from a list of one per head in the layer's.
+PER_HEAD = {"slope": "alibi", "sink": "sink"}
 
 
 @dataclass(frozen=True)
 class LayerScoring:
     """The scoring keys of a fixture, for the whole layer: every head shares them, except that
-    ALiBi gives each head its own slope."""
+    ALiBi gives each head its own slope and a sink its own logit."""
 
     additive: Additive | None = None
     alibi: tuple | None = None  # one slope per head
     softcap: float | None = None
     qk_norm: bool = False
+    sink: tuple | None = None  # one sink logit per head
+    linear: str | None = None
 
     @property
     def any(self):
@@ -68,8 +82,9 @@ class LayerScoring:
         layer's keys, which a head's Scoring names alike, and each head's own ALiBi slope."""
         if not self.any:
             return None
-        shared = {f.name: getattr(self, f.name) for f in fields(Scoring) if f.name != "slope"}
-        return [Scoring(slope=slope, **shared) for slope in self.alibi or (None,) * n_heads]
+        shared = {f.name: getattr(self, f.name) for f in fields(Scoring) if f.name not in PER_HEAD}
+        own = [getattr(self, layer) or (None,) * n_heads for layer in PER_HEAD.values()]
+        return [Scoring(**shared, **dict(zip(PER_HEAD, values, strict=True))) for values in zip(*own, strict=True)]
 
     def to_plain(self):
         """The keys as the fixture's JSON form writes them (only those given)."""
@@ -78,8 +93,16 @@ class LayerScoring:
             plain["additive"] = {name: getattr(self.additive, name).tolist() for name in ("W_a", "U_a", "v_a")}
         if self.alibi is not None:
             plain["alibi"] = list(self.alibi)
+        if self.sink is not None:
+            plain["sink"] = {"logits": list(self.sink)}
+        if self.linear is not None:
+            plain["linear"] = {"feature": self.linear}
         for f in fields(self):
-            if f.name not in plain and f.name != "additive" and getattr(self, f.name) != f.default:
+            if (
+                f.name not in plain
+                and f.name not in ("additive", "sink", "linear")
+                and getattr(self, f.name) != f.default
+            ):
                 plain[f.name] = getattr(self, f.name)
         return plain
 

@@ -24,6 +24,7 @@ MASK = "mask"  # a matrix of true/false
 LAYERS = "layers"  # a list of whole layers (a padded batch: one per sequence)
 RECORD = "record"  # a step's own record (its to_dict() is its JSON form): the backward pass, the block
 RECORDS = "records"  # a list of such records: FlashAttention's tiles
+TENSOR = "tensor"  # a list of matrices, one per query: linear attention's running states
 STRUCTURED = (MASK, LAYERS, RECORD, RECORDS)  # kinds the overflow guard does not read as numbers
 
 # Where a published field is shown or checked, besides the page itself:
@@ -122,6 +123,9 @@ class Step:
     def handled_by(self, place):
         return place not in dict(self.unhandled)
 
+    def __hash__(self):  # a key names one step; an example may be a mapping, which does not hash
+        return hash(self.key)
+
     def why_not(self, place):
         return dict(self.unhandled).get(place)
 
@@ -176,6 +180,19 @@ STEPS = (
         partials=FORWARD_UNCHANGED,
     ),
     step("upstream", "the backward pass", symbols=("d", "loss"), partials=FORWARD_UNCHANGED),
+    step(
+        "latent",
+        "keys and values rebuilt from a shared latent (multi-head latent attention)",
+        symbols=("C", "d_c", "W_DKV", "W_UK", "W_UV"),
+    ),
+    step("sink", "an attention sink", symbols=("s_sink", "a_sink", "n_sink"), example={"logits": [0.5, -1.0]}),
+    step(
+        "linear",
+        "linear attention (a feature map in place of the softmax)",
+        symbols=("phi", "M", "N"),
+        browser=NOT_IN_TWIN,
+    ),
+    step("paged", "a paged KV cache", symbols=("page_size", "block_table"), partials=FORWARD_UNCHANGED),
 )
 BY_KEY = {s.key: s for s in STEPS}
 
@@ -282,6 +299,23 @@ class HeadTrace:
         partials=TILES,
         practice="a question asks for the log-sum-exp the tiles lead to; the lesson's table names each tile",
     )  # of engine.tiles.Tile
+    # An attention sink (optional): each row's softmax also runs over the head's sink logit,
+    # which has no value to read; the weight it takes (one per query), so that the weights on
+    # the keys add up to 1 − sink_weight. The shift and the sums above count the sink too.
+    sink_weight: np.ndarray = published(VECTOR, optional=True, step="sink", partials=OWN_WORDS)  # (n_q,)
+    # Linear attention (optional): no softmax. φ(q) and φ(k) (elu + 1), each query's state
+    # S_i = Σ φ(k_j)ᵀ v_j and normaliser z_i = Σ φ(k_j) over the keys it sees; its reading is
+    # φ(q_i) S_i / (φ(q_i) · z_i). The softmax's fields above then hold the all-pairs way: the
+    # scores are φ(q)·φ(k), the scale 1, the shift 0, the "exponentials" the similarities
+    # themselves (0 where hidden), the sums their row sums and the weights each divided by it.
+    phi_Q: np.ndarray = published(MATRIX, optional=True, step="linear", browser=NO_LAB, partials=OWN_WORDS)
+    phi_K: np.ndarray = published(MATRIX, optional=True, step="linear", browser=NO_LAB, partials=OWN_WORDS)
+    states: np.ndarray = published(  # (n_q, d_k, d_v)
+        TENSOR, optional=True, step="linear", browser=NO_LAB, partials=OWN_WORDS
+    )
+    normalizers: np.ndarray = published(  # (n_q, d_k)
+        MATRIX, optional=True, step="linear", browser=NO_LAB, partials=OWN_WORDS
+    )
     # Rotary positions (optional): the head's own Q and K above are the rotated ones, since
     # they are what the scores multiply; these are the steps before and of the turn.
     Q_projected: np.ndarray = published(MATRIX, **ROTARY_STEP)  # (n_q, d_k)
@@ -332,6 +366,10 @@ class Trace:
     # A transformer block around the layer (optional): its steps; the heads above read norm_1
     # (pre-norm) or X (post-norm).
     block: object = published(RECORD, step="transformer", **OWN_LESSON)  # engine.block.BlockTrace
+    # Multi-head latent attention (optional): the shared latent c = X W_DKV, the one thing the
+    # cache keeps, and the absorbed form computed from it (engine.latent.LatentTrace); the
+    # heads above hold K = c W_UK and V = c W_UV.
+    latent: object = published(RECORD, step="latent", **OWN_LESSON)  # engine.latent.LatentTrace
 
     @property
     def n_heads(self):

@@ -11,7 +11,9 @@ the same bytes.
   Python source a learner can read;
 - ``layer.py``: what the notebook needs to know of the lesson's layer; ``steps.py``: each
   step of attention in order, with the later steps' cells in ``scoring.py``,
-  ``sequence.py``, ``tiles.py``, ``backward.py`` and ``block.py``;
+  ``sequence.py``, ``tiles.py``, ``backward.py``, ``block.py``, ``latent.py`` (keys and
+  values from a latent), ``sinks.py`` (a sink logit, the first tokens kept), ``linear.py``
+  (linear attention) and ``paged.py`` (a paged cache's counts);
 - ``checks.py``: the last cells, the check against the page and the PyTorch comparison;
 - ``extra.py``: a lesson's own cells (``lessons/<slug>/notebook.py``, percent format),
   appended after the generated ones so they can use every name the notebook defines;

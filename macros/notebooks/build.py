@@ -10,7 +10,7 @@ import hashlib
 import nbformat
 from nbformat import v4
 
-from macros.notebooks import backward, checks, extra, layer, steps
+from macros.notebooks import backward, checks, extra, layer, paged, steps
 from macros.notebooks.cells import markdown
 
 KERNEL = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -40,7 +40,8 @@ def cells(lesson, page_url="./"):
         title(lesson, page_url),
         *steps.computation(lesson, described),
         *checks.against_page(lesson, described),
-        *checks.with_torch(described),
+        *paged.cells(lesson),
+        *checks.with_torch(described, lesson.fixture),
         *backward.with_torch(lesson.fixture, described),
         *extra.lesson_cells(lesson.folder),
     ]

@@ -6,7 +6,7 @@ not with its rounded text. Tolerances: rtol 1e-9 absorbs a different order of fl
 operations; atol 1e-12 lets an exact 0 (a hidden key's weight) meet a round-off 1e-17.
 """
 
-from macros.notebooks import backward, block, literals, scoring
+from macros.notebooks import backward, block, latent, linear, literals, scoring, sinks
 from macros.notebooks.cells import code, markdown
 
 TOLERANCE = "rtol=1e-9, atol=1e-12"
@@ -21,12 +21,18 @@ HEAD_CHECKED = {
     "exps": "exps",
     "weights": "weights",
     "output": "reading",
-    **scoring.CHECKED,  # QK-norm, a cap, ALiBi's bias (macros/notebooks/scoring.py); absent elsewhere
+    **scoring.CHECKED,  # QK-norm, a cap, ALiBi's bias, a sink (macros/notebooks/scoring.py); absent elsewhere
     "logsumexp": "logsumexp",  # a FlashAttention lesson's (macros/notebooks/tiles.py)
+    # linear attention's (macros/notebooks/linear.py)
+    **{name: name for name in ("phi_Q", "phi_K", "states", "normalizers")},
 }
 LAYER_CHECKED = {"concat": "concat", "output": "output"}
 # Records whose every value is checked: the backward pass and the transformer block.
-RECORDS_CHECKED = {"backward": backward.published, "block": lambda trace, layer: block.published(trace)}
+RECORDS_CHECKED = {
+    "backward": backward.published,
+    "block": lambda trace, layer: block.published(trace),
+    "latent": latent.published,
+}
 
 
 def published(lesson, layer):
@@ -41,7 +47,7 @@ def published(lesson, layer):
         values[name] = getattr(lesson.trace, field)
     for values_of in RECORDS_CHECKED.values():
         values |= values_of(lesson.trace, layer)
-    return values
+    return values | sinks.published(lesson, layer)
 
 
 def against_page(lesson, layer):
@@ -71,10 +77,11 @@ def against_page(lesson, layer):
     ]
 
 
-def with_torch(layer):
+def with_torch(layer, fixture=None):
     """Each head through scaled_dot_product_attention (its scoring steps computed by torch
-    first where it has them: macros/notebooks/scoring.py); the whole layer through
-    nn.MultiheadAttention where the heads have its layout (see Layer.fused_width)."""
+    first where it has them: macros/notebooks/scoring.py), or from linear attention's equations;
+    the latent and StreamingLLM forms from theirs; the whole layer through nn.MultiheadAttention
+    where the heads have its layout (see Layer.fused_width)."""
     per_head = ", ".join(
         f'"head {head.number}": ({", ".join(scoring.torch_inputs(layer, head))})' for head in layer.heads
     )
@@ -94,14 +101,19 @@ def with_torch(layer):
     ]
     if layer.masked and scoring.plain_in_torch(layer):
         lines.append("    # scaled_dot_product_attention's boolean attn_mask is True where a query may see a key.")
+    call = linear.torch_lines(layer) if layer.linear else scoring.torch_call(layer).split("\n")
+    agrees = (
+        "linear attention from its equations" if layer.linear else "torch.nn.functional.scaled_dot_product_attention"
+    )
     lines += [
         f"    for name, ({scoring.torch_loop_names(layer)}) in {{{per_head}}}.items():",
-        *scoring.torch_call(layer).split("\n"),
+        *call,
         f"        np.testing.assert_allclose(got.numpy(), reading, {TOLERANCE}, err_msg=name)",
-        '        print(f"{name}: torch.nn.functional.scaled_dot_product_attention agrees.")',
+        f'        print(f"{{name}}: {agrees} agrees.")',
     ]
-    lines += multihead(layer)
-    said = scoring.torch_words(layer)
+    lines += latent.torch_lines(layer) + sinks.torch_lines(fixture, layer) + multihead(layer)
+    said = linear.WORDS if layer.linear else scoring.torch_words(layer)
+    said = " ".join(filter(None, [said, latent_words(layer), streaming_words(fixture)]))
     if said:
         return [markdown("## Compare with PyTorch", "", said), code(*lines)]
     return [
@@ -121,6 +133,25 @@ def with_torch(layer):
         ),
         code(*lines),
     ]
+
+
+def latent_words(layer):
+    if not layer.latent:
+        return None
+    return (
+        "It also computes each head from DeepSeek-V2's equations in torch (c = x W_DKV, k = c W_UK, v = c W_UV) and "
+        "in the absorbed form (the query times W_UKᵀ against c, with `scale` 1/√d_k), each through "
+        "`scaled_dot_product_attention`."
+    )
+
+
+def streaming_words(fixture):
+    if not getattr(getattr(fixture, "generation", None), "sink_tokens", None):
+        return None
+    return (
+        "Then it hands StreamingLLM's mask (the window, the first tokens kept) to "
+        "`scaled_dot_product_attention` as its boolean `attn_mask` and compares those readings too."
+    )
 
 
 def multihead(layer):

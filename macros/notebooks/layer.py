@@ -46,6 +46,8 @@ class Layer:
     # How heads score (macros/notebooks/scoring.py): the fixture's scoring keys, as given
     # (engine.scoring.LayerScoring: QK-norm, additive scoring, a cap, ALiBi's slopes).
     scoring: LayerScoring = LayerScoring()
+    # Keys and values rebuilt from a shared latent (macros/notebooks/latent.py).
+    latent: bool = False
 
     @property
     def additive(self):
@@ -54,6 +56,16 @@ class Layer:
     @property
     def slopes(self):
         return tuple(self.scoring.alibi or ())
+
+    @property
+    def linear(self):
+        """Linear attention in place of the softmax (macros/notebooks/linear.py)."""
+        return self.scoring.linear is not None
+
+    @property
+    def sinks(self):
+        """Each head's sink logit, or () without one (macros/notebooks/sinks.py)."""
+        return tuple(self.scoring.sink or ())
 
     @property
     def masked(self):
@@ -76,7 +88,7 @@ class Layer:
         That is the layout torch.nn.MultiheadAttention requires: one width for queries,
         keys and values, and the heads' widths adding up to the model's width.
         """
-        if self.has_source or self.encoding == "rotary" or self.scoring.any:
+        if self.has_source or self.encoding == "rotary" or self.scoring.any or self.latent:
             return None  # nn.MultiheadAttention here would project X for keys, not rotate, not score otherwise
         widths = {(head.d_k, head.d_v) for head in self.heads}
         if len(widths) != 1:
@@ -108,4 +120,5 @@ def describe(lesson):
         heads=tuple(heads),
         **sequence.layer_fields(fixture),
         **scoring.layer_fields(fixture),
+        latent=getattr(fixture, "latent", None) is not None,
     )

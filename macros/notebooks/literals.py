@@ -22,10 +22,14 @@ def row(values):
 
 
 def array(values):
-    """``np.array([...], dtype=float)``: a vector on one line, a matrix one row per line."""
+    """``np.array([...], dtype=float)``: a vector on one line, a matrix one row per line, a stack
+    of matrices one matrix per line."""
     values = np.asarray(values, dtype=float)
     if values.ndim == 1:
         return f"np.array({row(values)}, dtype=float)"
+    if values.ndim == 3:  # a stack of matrices (linear attention's states): one matrix per line
+        rows = "".join(f"    [{', '.join(row(r) for r in M)}],\n" for M in values)
+        return f"np.array([\n{rows}], dtype=float)"
     rows = "".join(f"    {row(r)},\n" for r in values)
     return f"np.array([\n{rows}], dtype=float)"
 

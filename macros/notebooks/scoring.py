@@ -14,7 +14,14 @@ from macros.notebooks.cells import code
 
 # Head fields the check against the page compares when the lesson has them (absent otherwise),
 # by the name the notebook computes them under.
-CHECKED = {"Q_normed": "Q_normed", "K_normed": "K_normed", "capped": "capped", "bias": "bias", "biased": "biased"}
+CHECKED = {
+    "Q_normed": "Q_normed",
+    "K_normed": "K_normed",
+    "capped": "capped",
+    "bias": "bias",
+    "biased": "biased",
+    "sink_weight": "sink_weight",
+}
 
 
 def layer_fields(fixture):
@@ -96,24 +103,36 @@ def after_scale_cells(layer, head, scaled):
     return cells, current
 
 
+def softmax_input_name(layer, head):
+    """The name of what a head's mask and softmax read, as ``after_scale_cells`` leaves it."""
+    name = "scaled"
+    if layer.scoring.softcap is not None:
+        name = "capped"
+    if layer.slopes:
+        name = "biased"
+    return head.name(name)
+
+
 # ---------------------------------------------------------------- the PyTorch comparison
 
 
 def torch_inputs(layer, head):
-    """What the comparison loop takes per head: q, k, v and the reading (and ALiBi's bias)."""
+    """What the comparison loop takes per head: q, k, v and the reading (and ALiBi's bias, the
+    head's sink logit)."""
     names = [head.name("Q"), head.name("K"), head.name("V"), head.name("reading")]
-    return [*names, head.name("bias")] if layer.slopes else names
+    names += [head.name("bias")] if layer.slopes else []
+    return names + ([f"sinks[{head.number - 1}]"] if layer.sinks else [])
 
 
 def torch_loop_names(layer):
     """The loop's names for what ``torch_inputs`` gives."""
-    return "q, k, v, reading, bias" if layer.slopes else "q, k, v, reading"
+    return "q, k, v, reading" + (", bias" if layer.slopes else "") + (", sink" if layer.sinks else "")
 
 
 def plain_in_torch(layer):
-    """Whether scaled_dot_product_attention computes the scores itself: q·k/√d_k, with no cap
-    or bias (QK-norm only changes the q and k it is given)."""
-    return not (layer.additive or layer.scoring.softcap is not None or layer.slopes)
+    """Whether scaled_dot_product_attention computes the scores itself: q·k/√d_k, with no cap,
+    bias or sink (QK-norm only changes the q and k it is given)."""
+    return not (layer.additive or layer.scoring.softcap is not None or layer.slopes or layer.sinks)
 
 
 def torch_call(layer):
@@ -152,10 +171,20 @@ def torch_call(layer):
         lines.append("        logits = logits + tensor(bias)  # ALiBi")
     if layer.masked:
         lines.append("        logits = logits.masked_fill(~tensor(visible), float('-inf'))")
+    keys, values = "tensor(k)", "tensor(v)"
+    if layer.sinks:
+        lines += [
+            "        # The sink (gpt-oss): one more column of logits, s, whose key and value are zeros.",
+            "        column = torch.full((logits.shape[0], 1), float(sink), dtype=logits.dtype)",
+            "        logits = torch.cat([logits, column], 1)",
+            "        k_sink = torch.cat([tensor(k), torch.zeros(1, k.shape[1], dtype=torch.float64)])",
+            "        v_sink = torch.cat([tensor(v), torch.zeros(1, v.shape[1], dtype=torch.float64)])",
+        ]
+        keys, values = "k_sink", "v_sink"
     lines += [
         "        # scaled_dot_product_attention adds a float attn_mask to q·k/√d_k, which zero queries make 0.",
         "        got = torch.nn.functional.scaled_dot_product_attention("
-        "torch.zeros_like(tensor(q)), tensor(k), tensor(v), attn_mask=logits)",
+        f"torch.zeros_like(tensor(q)), {keys}, {values}, attn_mask=logits)",
     ]
     return "\n".join(lines)
 
@@ -183,6 +212,8 @@ def torch_words(layer):
         said.append("caps them with `torch.tanh`")
     if layer.slopes:
         said.append("adds ALiBi's bias")
+    if layer.sinks:
+        said.append("appends each head's sink logit as one more column, with a key and a value of zeros")
     joined = ", ".join(said[:-1]) + (" and " if len(said) > 1 else "") + said[-1]
     return (
         f"If PyTorch is installed, this cell {joined}, then hands what the softmax reads to "

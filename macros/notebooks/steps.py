@@ -5,7 +5,7 @@ The order and the names are the lessons': project (or split), scores, scale, mas
 stable softmax (shift, exponentials, sum, divide), readings, concatenate, W_O.
 """
 
-from macros.notebooks import backward, block, literals, scoring, sequence, tiles
+from macros.notebooks import backward, block, latent, linear, literals, scoring, sequence, sinks, tiles
 from macros.notebooks.cells import code, markdown
 
 
@@ -51,7 +51,8 @@ def numbers(lesson, layer):
             lines.append("")
             if layer.h > 1:
                 lines.append(f"# Head {head.number}")
-            for base, width in (("W_Q", "d_k"), ("W_K", "d_k"), ("W_V", "d_v")):
+            own = (("W_Q", "d_k"),) if layer.latent else (("W_Q", "d_k"), ("W_K", "d_k"), ("W_V", "d_v"))
+            for base, width in own:  # with a latent, keys and values come from it
                 matrix = getattr(projections, base)
                 name = head.name(base)
                 lines.append(literals.assign(name, matrix, f"(d_model, {width}) = {matrix.shape}"))
@@ -61,8 +62,10 @@ def numbers(lesson, layer):
         lines.append(literals.assign("W_O", fixture.W_O, f"(h · d_v, d_out) = {fixture.W_O.shape}"))
         shown.append("W_O")
     extras = (
+        latent.input_lines(fixture, layer),
         sequence.input_lines(lesson, layer),
         scoring.input_lines(fixture, layer),
+        sinks.input_lines(layer),
         block.input_lines(fixture),
         backward.input_lines(fixture),
     )
@@ -96,7 +99,17 @@ def head_steps(layer, head):
     reading = n("reading")
     title = f"## Head {head.number}" if layer.h > 1 else "## The head"
     cells = [markdown(title, "", f"Queries and keys of width d_k = {head.d_k}, values of width d_v = {head.d_v}.")]
-    if not layer.direct:
+    if layer.latent:
+        cells.append(
+            code(
+                f"# Project: the head's queries are X times its {n('W_Q')}; its keys and values come from the "
+                "latent rows C.",
+                f"{q} = X @ {n('W_Q')}  # (n, d_model) @ (d_model, d_k) -> (n, d_k) = ({layer.n_q}, {head.d_k})",
+                *latent.projection_lines(head),
+                f"show({q}={q}, {k}={k}, {v}={v})",
+            )
+        )
+    elif not layer.direct:
         cells.append(
             code(
                 f"# Project: the head's queries, keys and values are X times its {n('W_Q')}, {n('W_K')}, {n('W_V')}.",
@@ -119,6 +132,8 @@ def head_steps(layer, head):
                 f"show({q}={q}, {k}={k}, {v}={v})",
             )
         )
+    if layer.linear:
+        return cells + linear.head_cells(layer, head, q, k, v)
     prepared, q_in, k_in = scoring.prepared_cells(layer, head, q, k)
     cells += prepared
     shape = f"({layer.n_q}, {layer.n_k})"
@@ -157,6 +172,12 @@ def head_steps(layer, head):
                 f"show({softmax_input}={softmax_input})",
             )
         )
+    if layer.sinks:
+        return (
+            cells
+            + sinks.softmax_cells(head, softmax_input, (shift, shifted, exps, sums, weights))
+            + [reading_cell(layer, head, weights, v, reading)]
+        )
     cells += [
         code(
             "# Stable softmax, shift: subtract each row's largest score, so no exponential can overflow.",
@@ -179,13 +200,17 @@ def head_steps(layer, head):
             f"{weights} = {exps} / {sums}  # (n_q, n_k) = {shape}",
             f"show({weights}={weights})",
         ),
-        code(
-            "# Readings: each query's weighted average of the value rows.",
-            f"{reading} = {weights} @ {v}  # (n_q, n_k) @ (n_k, d_v) -> (n_q, d_v) = ({layer.n_q}, {head.d_v})",
-            f"show({reading}={reading})",
-        ),
+        reading_cell(layer, head, weights, v, reading),
     ]
     return cells
+
+
+def reading_cell(layer, head, weights, v, reading):
+    return code(
+        "# Readings: each query's weighted average of the value rows.",
+        f"{reading} = {weights} @ {v}  # (n_q, n_k) @ (n_k, d_v) -> (n_q, d_v) = ({layer.n_q}, {head.d_v})",
+        f"show({reading}={reading})",
+    )
 
 
 def combine(layer):
@@ -219,7 +244,9 @@ def combine(layer):
 def computation(lesson, layer):
     fixture = lesson.fixture
     cells = [setup(lesson.decimals), *numbers(lesson, layer), *sequence.batch_note(layer), *block.before_layer(fixture)]
+    cells += latent.latent_cell(layer)
     for head in layer.heads:
         cells += head_steps(layer, head)
-    cells += combine(layer) + tiles.computation(fixture, layer) + block.after_layer(fixture)
+    cells += combine(layer) + latent.absorbed_cells(layer) + tiles.computation(fixture, layer)
+    cells += sinks.streaming_cells(fixture, layer) + block.after_layer(fixture)
     return cells + backward.computation(fixture, layer)

@@ -131,6 +131,7 @@ def comparisons():
         "each_differs_by_more_than": claims.each_differs_by_more_than,
         "equal": claims.equal,
         "dot": lambda a, b: np.dot(np.asarray(a, float), np.asarray(b, float)),
+        "outer": lambda a, b: np.outer(np.asarray(a, float), np.asarray(b, float)),  # a column times a row
         "exp": lambda v: np.exp(np.asarray(v, float)),
         "log": lambda v: np.log(np.asarray(v, float)),  # natural: a log-sum-exp is m + log l
         "sum_and_difference": lambda a, b: np.concatenate([np.add(a, b), np.subtract(a, b)]),

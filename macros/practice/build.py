@@ -58,8 +58,9 @@ def names_of(fixture):
     )
 
 
-def graded(rec, checks, number, file, places):
-    """The answers and solutions of one computed set; a PracticeError for a value out of range."""
+def graded(rec, checks, number, file, places, plain=None):
+    """The answers and solutions of one computed set (``plain``: its numbers, the fixture's JSON
+    form, which a solution may start from); a PracticeError for a value out of range."""
     answers, solutions = [], []
     for check in checks:
         value = rec.value(check.path)
@@ -74,7 +75,7 @@ def graded(rec, checks, number, file, places):
             found = f"{value!r} at {check.path} in variant {number}"
             raise spec.PracticeError(file, "practice.answer", f"a number in the range of {q.words}", found)
         answers.append(float(value))
-        solutions.append(tuple(quantities.solution(check.path, rec.data, places)))
+        solutions.append(tuple(quantities.solution(check.path, rec.data, places, plain)))
     return tuple(answers), tuple(solutions)
 
 
@@ -99,7 +100,7 @@ def load(fixture_path, merged, base, slug, places, fixture):
         variants = []
         for number in range(parsed.variants + 1):
             plain, rec = (base, own) if number == 0 else draw.variant(parsed, base, number, fixture_path)
-            variants.append(Variant(number, plain, *graded(rec, checks, number, fixture_path, places)))
+            variants.append(Variant(number, plain, *graded(rec, checks, number, fixture_path, places, plain)))
         practice = Practice(parsed, tuple(checks), tuple(variants))
         worked_sums.check(practice, slug, fixture_path, places)
     except spec.PracticeError as error:

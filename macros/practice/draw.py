@@ -37,6 +37,8 @@ def drawn(draw, rng):
     """One field's new value: whole numbers k in [lo, hi], then k / divide or values[k]."""
     ks = rng.integers(draw.lo, draw.hi + 1, size=draw.shape)
     values = np.asarray(draw.values)[ks] if draw.values is not None else ks / draw.divide
+    if draw.path[0] == "params" and draw.divide == 1 and draw.values is None:
+        values = ks  # a list of whole numbers in params stays whole, as params.py reads it (lengths, counts)
     return (
         values.tolist() if draw.shape else (int(values) if draw.divide == 1 and draw.values is None else float(values))
     )

@@ -52,6 +52,7 @@ PASS_FIELDS = {
     "cache_bytes": "the bytes of keys and values read by",
 }
 COUNT = dict(tolerance=0.0, low=0.0, whole=True, why="a count is a whole number, 0 or more")
+POSITIVE = dict(low=0.0, why="elu + 1 is above 0 on every entry, and so is a sum of such entries")
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,17 @@ def _head_words(field, h, q, rest, names):
         "Q_normed": (f"coordinate {(rest or 0) + 1} of {query}, normalised (QK-norm)", {}),
         "K_normed": (f"coordinate {(rest or 0) + 1} of {names.key(q)}, normalised (QK-norm)", {}),
         "exps": (f"the exponential of the shifted score of {key} for {query}", WEIGHT),
+        "sink_weight": (
+            f"the weight {query} gives the sink (its weight on no key)",
+            WEIGHT | {"why": "the sink's weight lies between 0 and 1"},
+        ),
+        "phi_Q": (f"coordinate {(rest or 0) + 1} of φ(q) for {query} (elu + 1 of its query)", POSITIVE),
+        "phi_K": (f"coordinate {(rest or 0) + 1} of φ(k) for {names.key(q)} (elu + 1 of its key)", POSITIVE),
+        "normalizers": (
+            f"coordinate {(rest or 0) + 1} of the running normaliser N after "
+            f"{names.position(q, names.queries, 'token')}",
+            POSITIVE,
+        ),
         "weights": (f"the weight {query} gives {key}", WEIGHT),
         "output": (f"coordinate {(rest or 0) + 1} of the reading of {query}", {}),
         "shift": (f"the largest scaled score {query} sees (its softmax's shift)", {}),
@@ -150,8 +162,37 @@ def quantity(path, names):
         case ["batch", b, *rest]:
             inner = quantity(".".join(rest), names)
             return Quantity(f"In sequence {int(b) + 1} of the batch, {_lower(inner.words)}", **_kept(inner))
+        case ["heads", h, "states", q, r, c]:
+            token = names.position(int(q), names.queries, "token")
+            return Quantity(
+                f"{names.head(int(h))}row {int(r) + 1}, column {int(c) + 1} of the running state M after {token}"
+            )
         case ["heads", h, field, q, *rest]:
             return _head_words(field, int(h), int(q), int(rest[0]) if rest else None, names)
+        case ["latent", "c", q, c]:
+            token = names.position(int(q), names.queries, "token")
+            return Quantity(f"coordinate {int(c) + 1} of the latent row (the row of C = X W_DKV) of {token}")
+        case ["window" | "streaming" as how, "weights", h, q, k]:
+            under = {
+                "window": "under the sliding window alone",
+                "streaming": "under the sliding window with the first tokens kept",
+            }[how]
+            return Quantity(
+                f"{names.head(int(h))}{under}, the weight {names.query(int(q))} gives {names.key(int(k))}", **WEIGHT
+            )
+        case ["paged", "total_wasted", "paged" | "contiguous" as how]:
+            which = {
+                "paged": "in the paged cache, the token slots the requests' pages leave unused, all requests together",
+                "contiguous": "in the contiguous cache, the token slots its reservations leave unused, all requests "
+                "together",
+            }[how]
+            return Quantity(which, **COUNT)
+        case ["paged", "pages", i]:
+            return Quantity(f"the pages request {int(i) + 1} takes", **COUNT)
+        case ["paged", "fork", "pages"]:
+            return Quantity(
+                "the pages the two sequences that share the prompt hold together, once both have written", **COUNT
+            )
         case ["output" | "concat" as field, q, c]:
             what = "the layer's output" if field == "output" else "the heads' readings side by side"
             return Quantity(f"coordinate {int(c) + 1} of {what} for {names.query(int(q))}")
@@ -299,12 +340,200 @@ def _head_solution(head, field, q, rest, places):
     return lines
 
 
-def solution(path, data, places):
-    """The worked solution's lines for one set of numbers: the few values it needs, as text."""
+def _sum_line(terms, exact, places, operands):
+    """'a + b + c ≈ x', x the exact result; where the shown terms give another number at
+    ``places``, the same sentence the page adds (macros.render.arithmetic.note)."""
+    shown = as_shown(terms, places)
+    written = " + ".join(_factor(t) if i else t for i, t in enumerate(format_values(terms, places)))
+    sign = "=" if shown.sum() == exact else "≈"
+    return f"{written} {sign} {_num(exact, places)}." + _spaced(note(shown.sum(), exact, places, operands))
+
+
+def _products_line(a, b, exact, places, operands):
+    """'a₁·b₁ + a₂·b₂ ≈ x' from the numbers as shown, with the note where rounding shows."""
+    pairs = zip(format_values(a, places), format_values(b, places), strict=True)
+    written = " + ".join(f"{_factor(x) if i else x}·{_factor(y)}" for i, (x, y) in enumerate(pairs))
+    from_shown = float(np.dot(as_shown(a, places), as_shown(b, places)))
+    sign = "=" if from_shown == exact else "≈"
+    return f"{written} {sign} {_num(exact, places)}." + _spaced(note(from_shown, exact, places, operands))
+
+
+def _spaced(text):
+    return f" {text}" if text else ""
+
+
+def _latent_solution(data, fixture, q, c, places):
+    """An entry of the latent rows: the token's row of X times a column of W_DKV."""
+    x = fixture["X"][q]
+    column = [row[c] for row in fixture["latent"]["W_DKV"]]
+    return [
+        f"Token {q + 1}'s row of X: {_row(x, places)}; column {c + 1} of W_DKV: {_row(column, places)}.",
+        "Their dot product: " + _products_line(x, column, data["latent"]["c"][q][c], places, "entries"),
+    ]
+
+
+def _latent_key_lines(data, fixture, h, k, places):
+    """Where a latent head's key comes from: the token's latent row times the head's W_UK."""
+    up = fixture["latent"]["heads"][h]["W_UK"]
+    return [
+        f"The latent row of key {k + 1}: {_row(data['latent']['c'][k], places)}; times W_UK "
+        f"{'of head ' + str(h + 1) + ' ' if len(data['heads']) > 1 else ''}({_matrix(up, places)}), "
+        f"the key row: {_row(data['heads'][h]['K'][k], places)}."
+    ]
+
+
+def _matrix(M, places):
+    return "; ".join(_row(row, places) for row in M)
+
+
+def _sink_solution(head, sink, q, places):
+    """A row's weight on the sink: its visible scaled scores and the sink logit, through the
+    softmax that counts the sink."""
+    visible = head["visible"][q]
+    seen = [x for x, v in zip(head["scaled"][q], visible, strict=True) if v]
+    exps = [e for e, v in zip(head["exps"][q], visible, strict=True) if v]
+    sink_exp = head["sink_weight"][q] * head["sums"][q]
+    lines = [
+        f"The scaled scores of the keys it sees: {_row(seen, places)}; the sink logit: {_num(sink, places)}.",
+        f"Subtract the largest of them all, {_num(head['shift'][q], places)}: the keys' exponentials are "
+        f"{_row(exps, places)} and the sink's is {_num(sink_exp, places)}.",
+        "Their sum: " + _sum_line([*exps, sink_exp], head["sums"][q], places, "exponentials"),
+        f"The sink's exponential divided by that sum: {_num(head['sink_weight'][q], places)}.",
+    ]
+    return lines
+
+
+def _masked_solution(data, how, h, q, k, places):
+    """A weight under the window (or the window with the first tokens kept): the keys the row
+    sees there, their scaled scores, the softmax over them."""
+    weights = data[how]["weights"][h][q]
+    seen = [j for j, w in enumerate(weights) if w > 0]  # a visible key's weight is never 0 at these sizes
+    scaled = [data["heads"][h]["scaled"][q][j] for j in seen]
+    top = max(scaled)
+    exps = [float(np.exp(x - top)) for x in scaled]
+    total = sum(exps)
+    kept = "sees" if how == "window" else "sees, the first tokens kept,"
+    return [
+        f"The keys the query {kept} are at positions {_and([j + 1 for j in seen])}; their scaled scores: "
+        f"{_row(scaled, places)}.",
+        f"Subtract the largest, {_num(top, places)}: the exponentials are {_row(exps, places)}.",
+        "Their sum: " + _sum_line(exps, total, places, "exponentials"),
+        f"Each divided by the sum: {_row([e / total for e in exps], places)}; key {k + 1}'s is "
+        f"{_num(weights[k], places)}.",
+    ]
+
+
+def _and(items):
+    items = [str(x) for x in items]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _linear_solution(head, field, q, rest, places):
+    """Linear attention worked from the running state: φ(q), the column of the state M and the
+    normaliser N after the token that the coordinate needs, the reading φ(q) M / (φ(q) · N)."""
+    phi_q, M, N = head["phi_Q"][q], head["states"][q], head["normalizers"][q]
+    column = [row[rest] for row in M]
+    numerator, denominator = float(np.dot(phi_q, column)), float(np.dot(phi_q, N))
+    reading = head["output"][q][rest]
+    from_shown = as_shown(numerator, places) / as_shown(denominator, places)
+    return [
+        f"φ(q) = elu(q) + 1 of the query {_row(head['Q'][q], places)}: {_row(phi_q, places)}.",
+        f"Column {rest + 1} of the state M = Σ φ(k)ᵀ v over the keys it sees: {_row(column, places)}; "
+        f"the normaliser N = Σ φ(k): {_row(N, places)}.",
+        "φ(q) times that column: " + _products_line(phi_q, column, numerator, places, "entries"),
+        "φ(q) · N: " + _products_line(phi_q, N, denominator, places, "entries"),
+        f"The reading's coordinate {rest + 1}: {_num(numerator, places)} / {_num(denominator, places)} ≈ "
+        f"{_num(reading, places)}." + _spaced(note(from_shown, reading, places, "numbers")),
+    ]
+
+
+def _state_solution(head, q, r, c, places):
+    """An entry of the running state: Σ φ(k_j)[r] v_j[c] over the keys the token sees."""
+    seen = [j for j, v in enumerate(head["visible"][q]) if v]
+    phis = [head["phi_K"][j][r] for j in seen]
+    values = [head["V"][j][c] for j in seen]
+    return [
+        f"The keys the token sees: positions {_and([j + 1 for j in seen])}.",
+        f"Coordinate {r + 1} of φ(k) for each: {_row(phis, places)}; coordinate {c + 1} of each value: "
+        f"{_row(values, places)}.",
+        "M's entry is their products added: "
+        + _products_line(phis, values, head["states"][q][r][c], places, "entries"),
+    ]
+
+
+def _paged_solution(paged, field, places):
+    """Pages and unused slots, request by request, or the two sequences sharing a prompt."""
+    size = paged["page_size"]
+    if field == "fork":
+        fork = paged["fork"]
+        prompt, (first, second) = fork["prompt_length"], fork["continuations"]
+        filled = prompt % size
+        lines = [
+            f"The prompt's {prompt} tokens fill {prompt // size} whole page{'s' if prompt // size != 1 else ''}"
+            + (
+                f" and {filled} slot{'s' if filled != 1 else ''} of one more; both sequences hold these pages."
+                if filled
+                else "; both sequences hold them."
+            ),
+        ]
+        if fork["copied"]:
+            lines.append(
+                "The first sequence writes into the shared, partly filled page: it gets a copy first (copy on write), "
+                "and the second keeps the original."
+            )
+        tables = "; ".join(
+            f"sequence {i + 1}: pages {_and([p + 1 for p in t])}" for i, t in enumerate(fork["block_tables"])
+        )
+        lines.append(f"After {first} and {second} new tokens, the block tables are {tables}.")
+        held = sorted({page + 1 for table in fork["block_tables"] for page in table})
+        lines.append(
+            f"The pages in either table: {_and(held)}, {fork['pages']} in all (each sequence with its own copy of "
+            f"the prompt: {fork['separate_pages']})."
+        )
+        return lines
+    lines = []
+    for i, (n, pages) in enumerate(zip(paged["lengths"], paged["pages"], strict=True)):
+        if field == "paged":
+            lines.append(
+                f"Request {i + 1}: {n} token{'s' if n != 1 else ''} take{'s' if n == 1 else ''} ⌈{n}/{size}⌉ = "
+                f"{pages} page{'s' if pages != 1 else ''}, "
+                f"{pages * size} slots, {pages * size - n} unused."
+            )
+        else:
+            lines.append(
+                f"Request {i + 1}: {paged['max_length']} slots reserved, {n} used, {paged['max_length'] - n} unused."
+            )
+    wasted = paged["wasted_slots"][field]
+    lines.append(f"All together: {' + '.join(map(str, wasted))} = {paged['total_wasted'][field]}.")
+    return lines
+
+
+def solution(path, data, places, fixture=None):
+    """The worked solution's lines for one set of numbers: the few values it needs, as text.
+    ``fixture`` is the set's numbers (the fixture's JSON form), for a solution that starts from
+    an input the trace does not hold (X and W_DKV for a latent row, a head's sink logit)."""
     parts = str(path).split(".")
     match parts:
+        case ["latent", "c", q, c]:
+            return _latent_solution(data, fixture, int(q), int(c), places)
+        case ["heads", h, "scores", q, k] if "latent" in data:
+            return _latent_key_lines(data, fixture, int(h), int(k), places) + _head_solution(
+                data["heads"][int(h)], "scores", int(q), int(k), places
+            )
+        case ["heads", h, "sink_weight", q]:
+            return _sink_solution(data["heads"][int(h)], fixture["sink"]["logits"][int(h)], int(q), places)
+        case ["heads", h, "states", q, r, c]:
+            return _state_solution(data["heads"][int(h)], int(q), int(r), int(c), places)
+        case ["heads", h, "output" | "phi_Q" | "normalizers" as field, q, *rest] if "phi_Q" in data["heads"][int(h)]:
+            return _linear_solution(data["heads"][int(h)], field, int(q), int(rest[0]) if rest else 0, places)
+        case ["window" | "streaming" as how, "weights", h, q, k]:
+            return _masked_solution(data, how, int(h), int(q), int(k), places)
+        case ["paged", "total_wasted", field]:
+            return _paged_solution(data["paged"], field, places)
+        case ["paged", "fork", "pages"]:
+            return _paged_solution(data["paged"], "fork", places)
         case ["batch", b, *rest]:
-            return solution(".".join(rest), data["batch"][int(b)], places)
+            return solution(".".join(rest), data["batch"][int(b)], places, fixture)
         case ["heads", h, field, q, *rest]:
             return _head_solution(data["heads"][int(h)], field, int(q), int(rest[0]) if rest else None, places)
         case ["output", q, c]:

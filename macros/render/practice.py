@@ -46,7 +46,7 @@ def _attrs(**values):
 
 
 # Questions whose answer is computed from the lesson's named numbers (params), not its matrices.
-FROM_PARAMS = ("cost", "decode_cost", "memory")
+FROM_PARAMS = ("cost", "decode_cost", "memory", "paged")
 
 
 def uses_params(practice):
@@ -66,7 +66,9 @@ def inputs(fixture, places, with_params=False):
             tables.append((caption, format_rows(fixture[name], places)))
     for i, head in enumerate(heads):
         for name in ("W_Q", "W_K", "W_V"):
-            tables.append((f"{name} of head {i + 1}" if len(heads) > 1 else name, format_rows(head[name], places)))
+            if name in head:  # with a latent, a head holds only W_Q
+                tables.append((f"{name} of head {i + 1}" if len(heads) > 1 else name, format_rows(head[name], places)))
+    tables += latent_tables(fixture, places)
     additive = fixture.get("additive")
     if additive:  # the scoring network is an input too: without it no score can be worked out
         for name in ("W_a", "U_a"):
@@ -105,6 +107,8 @@ def inputs(fixture, places, with_params=False):
         )
     tables += extra_tables(fixture, places)
     notes += settings(fixture, places)
+    if with_params == "paged":
+        return [], paged_notes(fixture)
     if with_params:
         return [], model_notes(fixture.get("params", {}), with_params)
     return tables, notes
@@ -132,8 +136,40 @@ def model_notes(params, kind):
     return [" ".join(DECODE_WORDS[name].format(value) for name, value in values.items())]
 
 
+def paged_notes(fixture):
+    """The requests a paged-cache question counts, in words: their lengths in order, the page size,
+    the contiguous cache's reservation, and the prompt two sequences share."""
+    params, size = fixture["params"], fixture["paged"]["page_size"]
+    lengths = [given(n) for n in params["lengths"]]
+    notes = [
+        f"Requests, in the order they arrive: {', '.join(lengths[:-1])} and {lengths[-1]} tokens.",
+        f"A page holds {given(size)} tokens; a contiguous cache reserves {given(params['max_length'])} token slots "
+        "for each request.",
+    ]
+    if "prompt_length" in params:
+        first, second = (given(n) for n in params["continuations"])
+        notes.append(
+            f"Two sequences continue one prompt of {given(params['prompt_length'])} tokens, by {first} and {second} "
+            "tokens; the first writes all of its tokens, then the second."
+        )
+    return notes
+
+
 def as_list(value):
     return value if isinstance(value, list) else [value]
+
+
+def latent_tables(fixture, places):
+    """Latent attention's projections: the down-projection, then each head's up-projections."""
+    latent = fixture.get("latent")
+    if not latent:
+        return []
+    many = len(latent["heads"]) > 1
+    tables = [("W_DKV, the latent's down-projection", format_rows(latent["W_DKV"], places))]
+    for i, up in enumerate(latent["heads"]):
+        for name in ("W_UK", "W_UV"):
+            tables.append((f"{name} of head {i + 1}" if many else name, format_rows(up[name], places)))
+    return tables
 
 
 def extra_tables(fixture, places):
@@ -168,6 +204,7 @@ def settings(fixture, places):
     if "window" in fixture:
         w = fixture["window"]
         notes.append(f"A sliding window of {w}: the query at position i sees the keys at positions i − {w - 1} to i.")
+    notes += current_settings(fixture, places)
     if "query_block_size" in fixture:
         notes.append(f"Tiles of {fixture['query_block_size']} queries by {fixture['block_size']} keys.")
     elif "block_size" in fixture:
@@ -179,6 +216,37 @@ def settings(fixture, places):
             f"A transformer block: layer norm {order}, ε = {format_values([block['eps']], 6)[0]}, "
             f"activation {block['activation']}."
         )
+    return notes
+
+
+def current_settings(fixture, places):
+    """The keys of attention as current models run it, in words: a latent, a sink, linear
+    attention, a paged cache."""
+    notes = []
+    if "latent" in fixture:
+        notes.append(
+            "Latent attention: C = X W_DKV holds one latent row per token; each head's keys are C W_UK and its "
+            "values C W_UV."
+        )
+    sink = fixture.get("sink", {})
+    if "tokens" in sink:
+        first = "token stays" if sink["tokens"] == 1 else f"{sink['tokens']} tokens stay"
+        notes.append(f"With the window, the first {first} visible to every later query (StreamingLLM).")
+    if "logits" in sink:
+        logits = ", ".join(
+            f"head {i + 1}: {format_values([s], places)[0]}"
+            if len(sink["logits"]) > 1
+            else format_values([s], places)[0]
+            for i, s in enumerate(sink["logits"])
+        )
+        notes.append(f"Sink logit ({logits}): one more entry in each row's softmax, with no value to read.")
+    if "linear" in fixture:
+        notes.append(
+            "Linear attention: φ(x) = elu(x) + 1 on each entry (x + 1 above 0, eˣ below); query i weighs key j "
+            "by φ(q_i)·φ(k_j) over their sum, with no scale."
+        )
+    if "paged" in fixture:
+        notes.append(f"Pages of {fixture['paged']['page_size']} token slots, handed out lowest number first.")
     return notes
 
 

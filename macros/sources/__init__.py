@@ -8,8 +8,9 @@ file, the field and what was expected.
   its two forms, self-attention and given Q, K, V; ``sequences.py``: the self-attention
   form with a source, padding and positions;
 - the optional keys, a module each: ``sequence_keys.py`` (source, key_length, positions),
-  ``scoring_keys.py`` (additive, alibi), ``generation_keys.py`` (kv_heads, window,
-  block sizes), ``training_keys.py`` (transformer, upstream), ``params.py`` (params),
+  ``scoring_keys.py`` (additive, alibi, softcap, qk_norm), ``softmax_keys.py`` (sink,
+  linear), ``latent_keys.py`` (latent), ``generation_keys.py`` (kv_heads, window, block
+  sizes, paged), ``training_keys.py`` (transformer, upstream), ``params.py`` (params),
   ``practice_key.py`` (practice);
 - ``front_matter.py``: a lesson's front matter; ``track.py``: lessons/track.yaml;
   ``folders.py``: where the lessons are; ``prose.py``: numbers typed in prose refused;

@@ -13,7 +13,17 @@ from pathlib import Path
 import numpy as np
 
 from macros.errors import FixtureError
-from macros.sources import generation_keys, params, reads, scoring_keys, sequence_keys, training_keys, yamlfile
+from macros.sources import (
+    generation_keys,
+    latent_keys,
+    params,
+    reads,
+    scoring_keys,
+    sequence_keys,
+    softmax_keys,
+    training_keys,
+    yamlfile,
+)
 from macros.sources.forms import Fixture, GivenQKV, Projections, SelfAttention
 from macros.sources.found import closest_name, describe
 
@@ -24,20 +34,26 @@ SELF_FIELDS = (
     | sequence_keys.FIELDS
     | generation_keys.FIELDS
     | scoring_keys.FIELDS
+    | softmax_keys.FIELDS
+    | latent_keys.FIELDS
     | training_keys.FIELDS
 )
-DIRECT_FIELDS = {
-    "Q",
-    "K",
-    "V",
-    "n_heads",
-    "causal",
-    "W_O",
-    "query_labels",
-    "key_labels",
-    "extends",
-    "params",
-} | scoring_keys.FIELDS
+DIRECT_FIELDS = (
+    {
+        "Q",
+        "K",
+        "V",
+        "n_heads",
+        "causal",
+        "W_O",
+        "query_labels",
+        "key_labels",
+        "extends",
+        "params",
+    }
+    | scoring_keys.FIELDS
+    | softmax_keys.FIELDS
+)
 # New numbers for the lesson's exercise: set aside here, checked by macros/sources/practice_key.py.
 ASIDE = "practice"
 HEAD_FIELDS = ("W_Q", "W_K", "W_V")
@@ -193,8 +209,10 @@ def check_self_attention(check, data):
     check.fields(data, "", SELF_FIELDS, ("X", "heads"))
     X = check.matrix(data["X"], "X")
     n, d_model = X.shape
-    heads = data["heads"]
-    if "kv_heads" in data:
+    heads, latent = data["heads"], None
+    if "latent" in data:
+        projections, latent = latent_keys.query_heads(check, data, d_model)
+    elif "kv_heads" in data:
         projections = generation_keys.query_heads(check, data, d_model)
     elif not isinstance(heads, list) or not heads:
         check.fail("heads", "a list with one entry (W_Q, W_K, W_V) per head", describe(heads))
@@ -214,7 +232,8 @@ def check_self_attention(check, data):
         key_labels=tokens,
         params=params.check_params(check, data),
     )
-    layer = sequence_keys.extend(check, data, scoring_keys.extend(check, data, plain))
+    scored = softmax_keys.extend(check, data, scoring_keys.extend(check, data, latent_keys.extend(plain, latent)))
+    layer = sequence_keys.extend(check, data, scored)
     return training_keys.extend(check, data, layer)
 
 
@@ -263,7 +282,7 @@ def check_direct(check, data):
         key_labels=check.labels(data["key_labels"], "key_labels", K.shape[0], "key") if "key_labels" in data else (),
         params=params.check_params(check, data),
     )
-    return scoring_keys.extend(check, data, given)
+    return softmax_keys.extend(check, data, scoring_keys.extend(check, data, given))
 
 
 # ---------------------------------------------------------------- entry point

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from macros.engine import attention, backward, block, tiles
+from macros.engine import attention, backward, block, latent, tiles
 from macros.engine.scoring import LayerScoring
 
 
@@ -83,7 +83,8 @@ class Fixture:
             plain["W_O"] = _rows(self.W_O)
         if self.params:
             plain["params"] = {k: list(v) if isinstance(v, tuple) else v for k, v in self.params.items()}
-        plain.update(self.scoring.to_plain())
+        for key, value in self.scoring.to_plain().items():
+            plain[key] = {**plain[key], **value} if key in plain else value  # a sink's logits beside its tokens
         return plain
 
 
@@ -96,6 +97,7 @@ class SelfAttention(Fixture):
     generation: object = None  # generation_keys.GenerationKeys: kv_heads, window, block_size, params
     upstream: np.ndarray | None = None  # (n, d_out): the output's gradient, for the backward pass
     transformer: object = None  # engine.block.BlockSpec: a transformer block around the layer
+    latent: object = None  # engine.latent.LatentSpec: keys and values rebuilt from a shared latent
 
     @property
     def n_heads(self):
@@ -114,7 +116,12 @@ class SelfAttention(Fixture):
 
     def attention(self):
         """The attention layer on X: each form (and sequences.py) computes its own."""
-        return attention.self_attention(self.X, self.projections, self.causal, self.W_O, self.scorings(self.n_heads))
+        scorings = self.scorings(self.n_heads)
+        if self.latent is not None:
+            W_Qs = [head.W_Q for head in self.heads]
+            trace, record = latent.latent_attention(self.X, W_Qs, self.latent, self.causal, self.W_O, scorings)
+            return dataclasses.replace(trace, latent=record)
+        return attention.self_attention(self.X, self.projections, self.causal, self.W_O, scorings)
 
     def attention_on(self, X):
         """The same layer on other input rows (a block's normalised rows), with its optional steps."""
@@ -132,17 +139,24 @@ class SelfAttention(Fixture):
         return trace
 
     def _plain_fields(self):
+        own = ("W_Q",) if self.latent is not None else ("W_Q", "W_K", "W_V")  # with a latent, K and V come from it
         plain = {
             "X": _rows(self.X),
-            "heads": [{name: _rows(getattr(head, name)) for name in ("W_Q", "W_K", "W_V")} for head in self.heads],
+            "heads": [{name: _rows(getattr(head, name)) for name in own} for head in self.heads],
             "causal": self.causal,
         }
+        if self.latent is not None:
+            plain["latent"] = self.latent.to_plain()
         if self.tokens:
             plain["tokens"] = list(self.tokens)
         for name in ("window", "block_size", "query_block_size"):  # the settings a recomputation needs
             value = getattr(self.generation, name, None)
             if value is not None:
                 plain[name] = value
+        if getattr(self.generation, "sink_tokens", None):
+            plain["sink"] = {"tokens": self.generation.sink_tokens}
+        if getattr(self.generation, "page_size", None):
+            plain["paged"] = {"page_size": self.generation.page_size}
         if self.upstream is not None:
             plain["upstream"] = _rows(self.upstream)
         if self.transformer is not None:

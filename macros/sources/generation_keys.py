@@ -1,5 +1,5 @@
 """The fixture keys for generation: ``kv_heads``, ``window``, ``block_size``,
-``query_block_size`` and ``params``.
+``query_block_size``, ``paged`` and ``params``.
 
 Self-attention fixtures may carry them. ``kv_heads`` lists g shared (W_K, W_V) pairs, and
 each entry of ``heads`` then holds only W_Q; query head i reads key/value head
@@ -7,7 +7,10 @@ i // (h / g), so g must divide h (g = 1 is multi-query). ``window`` is a sliding
 on top of the causal mask; ``block_size`` reads the keys in blocks for the online
 softmax, and ``query_block_size`` with it tiles queries and keys as FlashAttention does (each
 head's trace then keeps its ``tiles`` and ``logsumexp``); ``params`` holds named numbers
-(see ``macros.sources.params``).
+(see ``macros.sources.params``). ``paged: {page_size: B}`` counts a paged cache
+for params' ``lengths`` (one per sequence, in request order) against a contiguous one reserving
+params' ``max_length`` per sequence; params' ``prompt_length`` and ``continuations`` (two
+numbers) add two sequences sharing a prompt.
 
 The checks live here, apart from ``fixture.py``, which calls ``query_heads`` and
 ``check`` and otherwise knows nothing of these keys.
@@ -21,7 +24,7 @@ from macros.sources.forms import Projections
 from macros.sources.found import describe
 from macros.sources.params import check_params
 
-FIELDS = {"kv_heads", "window", "block_size", "query_block_size", "params"}
+FIELDS = {"kv_heads", "window", "block_size", "query_block_size", "paged", "params"}
 KV_FIELDS = ("W_K", "W_V")
 
 
@@ -34,10 +37,14 @@ class GenerationKeys:
     block_size: int | None = None
     query_block_size: int | None = None  # with block_size: FlashAttention's tiles
     params: dict = field(default_factory=dict)
+    sink_tokens: int | None = None  # with window: the first tokens kept (softmax_keys.py reads it)
+    page_size: int | None = None  # a paged cache for params' lengths
 
     @property
     def any(self):
-        return bool(self.kv_heads or self.window or self.block_size or self.query_block_size or self.params)
+        return bool(
+            self.kv_heads or self.window or self.block_size or self.query_block_size or self.params or self.page_size
+        )
 
 
 def _whole(check, data, name, expected, low, high=None):
@@ -110,7 +117,48 @@ def check(check, data, n, causal):
     query_block_size = _query_block_size(check, data, n) if "query_block_size" in data else None
     params = check_params(check, data)
     kv_heads = len(data["kv_heads"]) if "kv_heads" in data else None
-    return GenerationKeys(kv_heads, window, block_size, query_block_size, params)
+    page_size = _paged(check, data, params) if "paged" in data else None
+    return GenerationKeys(kv_heads, window, block_size, query_block_size, params, page_size=page_size)
+
+
+def _whole_param(check, params, name, low, high=None):
+    """A whole number of params (or each of a list), from ``low`` to ``high``."""
+    values = params[name] if isinstance(params[name], tuple) else (params[name],)
+    for i, value in enumerate(values):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+            path = f"params.{name}" + (f"[{i}]" if isinstance(params[name], tuple) else "")
+            top = f" to {high}" if high is not None else " or more"
+            check.fail(path, f"a whole number from {low}{top}", describe(value))
+    return params[name]
+
+
+def _paged(check, data, params):
+    """The page size, with params' lengths (each from 1 to max_length) and, when given, a prompt
+    and two continuations."""
+    value = data["paged"]
+    if not isinstance(value, dict):
+        check.fail("paged", "a mapping such as {page_size: 4}", describe(value))
+    check.fields(value, "paged.", {"page_size"}, ("page_size",))
+    page_size = _whole(
+        check, {"paged.page_size": value["page_size"]}, "paged.page_size", "a whole number of at least 1", 1
+    )
+    for name in ("lengths", "max_length"):
+        if name not in params:
+            check.fail("paged", f"params.{name} alongside it (the sequences the cache holds)", f"no params.{name}")
+    max_length = _whole_param(check, params, "max_length", 1)
+    if not isinstance(params["lengths"], tuple):
+        check.fail(
+            "params.lengths", "a list of lengths, one per sequence in request order", describe(params["lengths"])
+        )
+    _whole_param(check, params, "lengths", 1, max_length)
+    if ("prompt_length" in params) != ("continuations" in params):
+        check.fail("paged", "params.prompt_length and params.continuations together, or neither", "one of them")
+    if "prompt_length" in params:
+        _whole_param(check, params, "prompt_length", 1)
+        if not isinstance(params["continuations"], tuple) or len(params["continuations"]) != 2:
+            check.fail("params.continuations", "two numbers: the new tokens of each sequence", "something else")
+        _whole_param(check, params, "continuations", 1)
+    return page_size
 
 
 def _query_block_size(check, data, n):

@@ -1,8 +1,12 @@
 """Facts the cost lessons state about their tables of counts, computed here so that their
-templates only name them: what a sliding window leaves of the scores and weighting, and
-whether the rows a layer reads and writes change a prefill's side of the chip's ratio."""
+templates only name them: what a sliding window leaves of the scores and weighting, whether
+the rows a layer reads and writes change a prefill's side of the chip's ratio, the cache per
+token of each form of attention, linear attention's count against the pairs', and which
+sequence holds each page of a paged cache."""
 
 from types import SimpleNamespace
+
+from macros.engine import cost, latent
 
 
 def window_costs(rows, window):
@@ -27,5 +31,40 @@ def prefill_sides_kept(rows, d_model, bytes_per_number, ridge):
     return True
 
 
+def latent_cache_rows(n_heads, d_h, kv_groups, d_c, d_rope, layers, bytes_per_number):
+    """Per form of attention, the numbers one token leaves in one layer's cache (``.numbers``)
+    and the bytes over every layer (``.bytes``), with the form's name (``.name``)."""
+    return [
+        SimpleNamespace(name=name, numbers=numbers, bytes=numbers * layers * bytes_per_number)
+        for name, numbers in latent.cache_per_token(n_heads, d_h, kv_groups, d_c, d_rope)
+    ]
+
+
+def linear_cost_rows(lengths, d_k, d_v):
+    """Per length, one causal head's multiply-adds: every pair scored and weighing a value
+    (``.pairs``), and linear attention's running state (``.state``)."""
+    return [
+        SimpleNamespace(n=n, pairs=cost.causal_pair_macs(n, d_k, d_v), state=cost.linear_state_macs(n, d_k, d_v))
+        for n in lengths
+    ]
+
+
+def page_rows(block_tables, page_size, lengths):
+    """Each page of a paged cache in page order: its number (from 1), the sequence holding it
+    (from 1) and how many of its slots that sequence fills."""
+    rows = []
+    for s, (table, n) in enumerate(zip(block_tables, lengths, strict=True)):
+        for i, page in enumerate(table):
+            filled = min(page_size, n - i * page_size)
+            rows.append(SimpleNamespace(page=page + 1, sequence=s + 1, filled=filled))
+    return sorted(rows, key=lambda row: row.page)
+
+
 def names():
-    return {"window_costs": window_costs, "prefill_sides_kept": prefill_sides_kept}
+    return {
+        "window_costs": window_costs,
+        "prefill_sides_kept": prefill_sides_kept,
+        "latent_cache_rows": latent_cache_rows,
+        "linear_cost_rows": linear_cost_rows,
+        "page_rows": page_rows,
+    }

@@ -77,6 +77,12 @@ def sees_every_key(head, row):
     return bool(np.asarray(head.visible[row]).all())
 
 
+def largest_difference(a, b):
+    """The largest |a − b| over the entries: how far apart two readings are, coordinate by
+    coordinate, as one number a sentence can state ("within 0.035 in each coordinate")."""
+    return float(np.max(np.abs(np.asarray(a, dtype=float) - np.asarray(b, dtype=float))))
+
+
 def hidden_keys(head, row):
     """The keys (from 0) the mask hides from this query row."""
     return [int(k) for k in np.flatnonzero(~np.asarray(head.visible[row], dtype=bool))]
@@ -222,6 +228,7 @@ def names(places):
     return {
         "columns": columns,
         "is_identity": is_identity,
+        "largest_difference": largest_difference,
         "selects_columns": selects_columns,
         "keeps_columns": keeps_columns,
         "splits_columns": splits_columns,

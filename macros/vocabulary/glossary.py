@@ -95,6 +95,19 @@ GLOSSARY = {
     "J": (r"J", "one row's softmax Jacobian, diag(a) − aᵀa: how each weight of the row moves with each score"),
     "odot": (r"\odot", "entry-by-entry product of two rows (or matrices) of the same shape"),
     "eta": (r"\eta", "the learning rate: a gradient step moves each projection W to W − η dW"),
+    "C": (r"C", "latent attention: the latent rows X W_DKV, one of width d_c per token; all that its cache keeps"),
+    "d_c": (r"d_c", "latent attention: the width of each token's latent row, from which every head rebuilds k and v"),
+    "W_DKV": (r"W_{\text{DKV}}", "latent attention: the down-projection, d_model × d_c, that makes the latent rows"),
+    "W_UK": (r"W_{\text{UK}}", "latent attention: a head's up-projection for keys, d_c × d_k: K = C W_UK"),
+    "W_UV": (r"W_{\text{UV}}", "latent attention: a head's up-projection for values, d_c × d_v: V = C W_UV"),
+    "s_sink": (r"s_{\text{sink}}", "a head's learned sink logit: one more entry in every row's softmax, with no value"),
+    "a_sink": (r"a_{\text{sink}}", "the weight a row gives the sink; its weights on the keys add up to 1 − a_sink"),
+    "n_sink": (r"n_{\text{sink}}", "StreamingLLM: how many first tokens stay visible to every later token"),
+    "phi": (r"\phi", "linear attention's feature map, elu(x) + 1 on each entry: x + 1 above 0, e^x below"),
+    "M": (r"M_i", "linear attention: the running state after token i, Σ φ(k_j)ᵀ v_j, d_k × d_v"),
+    "N": (r"N_i", "linear attention: the running normaliser after token i, Σ φ(k_j), d_k numbers"),
+    "page_size": (r"\text{page size}", "paged KV cache: how many tokens' keys and values one page holds"),
+    "block_table": (r"\text{block table}", "paged KV cache: a sequence's list of its pages, in order"),
 }
 
 
@@ -136,6 +149,21 @@ SECTIONS = {
     "The layer's output": ["W_O", "Y", "y"],
     "Sources and positions": ["source", "m", "PE", "theta", "R", "pair", "slope", "B"],
     "Generating text": ["t", "K_cache", "V_cache", "g", "m_max", "l", "acc", "b_q", "b_k", "lse", "w", "multiply-add"],
+    "Attention in current models": [
+        "C",
+        "d_c",
+        "W_DKV",
+        "W_UK",
+        "W_UV",
+        "s_sink",
+        "a_sink",
+        "n_sink",
+        "phi",
+        "M",
+        "N",
+        "page_size",
+        "block_table",
+    ],
     "The block and training": [
         "LN",
         "mu",
@@ -208,6 +236,34 @@ TERMS = [
         "flash-attention-tiles",
     ),
     ("sliding window", "each token sees only the last w tokens", "attention-cost"),
+    (
+        "paged KV cache (PagedAttention, vLLM)",
+        "keys and values kept in fixed-size pages listed in a block table, handed out as a text grows",
+        "paged-kv-cache",
+    ),
+    ("copy on write", "a shared page is copied only when one of its sequences writes into it", "paged-kv-cache"),
+    (
+        "MLA, multi-head latent attention",
+        "every head's keys and values rebuilt from one latent row per token, which is all the cache keeps",
+        "latent-attention",
+    ),
+    (
+        "absorbed attention (latent)",
+        "queries moved into the latent's coordinates by W_UK, so they score the latent rows directly",
+        "latent-attention",
+    ),
+    (
+        "attention sink",
+        "a place a row can leave weight it has no use for: the first tokens kept (StreamingLLM) or a learned logit",
+        "attention-sinks",
+    ),
+    ("StreamingLLM", "a sliding window that also keeps the first few tokens visible", "attention-sinks"),
+    (
+        "linear attention",
+        "φ(q)·φ(k) in place of the softmax's exponentials, so a running state replaces the pairs",
+        "linear-attention",
+    ),
+    ("feature map (elu + 1)", "the positive φ linear attention applies to queries and keys", "linear-attention"),
     ("residual connection", "a part's output added to its input, rather than put in its place", "transformer-block"),
     ("layer normalisation", "each row rescaled to mean 0 and variance 1", "transformer-block"),
     (
@@ -245,7 +301,10 @@ def sym(name, head=None):
 # ---------------------------------------------------------------- symbols a page's math uses
 
 MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.S)
-SUBSCRIPTS = {"Q", "K", "V", "O", "k", "v", "a", "model", "ff"}  # a subscript that is part of a symbol's name
+# A subscript that is part of a symbol's name (W_Q, d_model, W_DKV, s_sink)...
+SUBSCRIPTS = {"Q", "K", "V", "O", "k", "v", "a", "model", "ff", "DKV", "UK", "UV", "sink"}
+# ... and a letter with a subscript that names a symbol with this letter only (x_c is an entry of x).
+NAMED = {"d_c"}
 SYMBOL = re.compile(r"([A-Za-z])(?:_(\{[^{}]*\}|[A-Za-z0-9]))?")
 
 
@@ -263,7 +322,8 @@ def symbols_in(text):
         math = re.sub(r"\\[A-Za-z]+", " ", math)  # \approx, \sqrt, \infty, \top, \cdot ...
         for letter, sub in SYMBOL.findall(math):
             sub = sub.strip("{}").strip()
-            found.add(f"{letter}_{sub}" if sub in SUBSCRIPTS else letter)
+            named = f"{letter}_{sub}"
+            found.add(named if sub in SUBSCRIPTS or named in NAMED else letter)
     return found
 
 

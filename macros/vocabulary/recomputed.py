@@ -5,11 +5,12 @@ module chooses what to repeat.
 """
 
 import dataclasses
+from types import SimpleNamespace
 
 import numpy as np
 
-from macros.engine import attention, steps
-from macros.engine.scoring import LayerScoring
+from macros.engine import attention, linear, sinks, steps
+from macros.engine.scoring import LayerScoring, Scoring
 
 SCORING_KEYS = {f.name for f in dataclasses.fields(LayerScoring)}
 
@@ -39,6 +40,32 @@ def causal(head):
     n_q, n_k = head.visible.shape
     redone = again(head, visible=head.visible & steps.visibility(n_q, n_k, causal=True))
     return redone.weights, redone.output  # (n_q, n_k), (n_q, d_v)
+
+
+def with_sink(head, logit, visible=None):
+    """The head computed again with a sink logit (gpt-oss): one more entry in every row's
+    softmax, with no value; under another mask when given (a window's)."""
+    scoring = dataclasses.replace(head._scoring or Scoring(), sink=float(logit))
+    visible = head.visible if visible is None else np.asarray(visible, dtype=bool)  # (n_q, n_k)
+    return attention.attend_with(head.Q, head.K, head.V, visible, scoring)
+
+
+def sink_row(logits, visible, logit):
+    """One row's softmax with a sink logit, some or all of its keys hidden: (weights on the
+    keys, the sink's weight). A row that sees no key gives the sink all of it."""
+    row = np.atleast_2d(np.asarray(logits, dtype=float))  # (1, n_k)
+    seen = np.atleast_2d(np.asarray(visible, dtype=bool))  # (1, n_k)
+    parts, sink_weight = sinks.sink_softmax(np.where(seen, row, 0.0), seen, float(logit))
+    return parts.weights[0], float(sink_weight[0])
+
+
+def linear_next(head, q, k, v):
+    """One more token after a causal linear-attention head's last: its φ(q) and φ(k), the state
+    and normaliser after it, and its reading, from the head's last state alone."""
+    feature = linear.FEATURES[head._scoring.linear]
+    phi_q, phi_k = feature(np.asarray(q, dtype=float)), feature(np.asarray(k, dtype=float))  # (d_k,)
+    M, N, reading = linear.step(head.states[-1], head.normalizers[-1], phi_q, phi_k, np.asarray(v, dtype=float))
+    return SimpleNamespace(phi_q=phi_q, phi_k=phi_k, M=M, N=N, reading=reading)
 
 
 def changed(fixture, **changes):
@@ -78,4 +105,7 @@ def names():
         "recomputed": recomputed,
         "permuted": permuted,
         "take_rows": take_rows,
+        "with_sink": with_sink,
+        "sink_row": sink_row,
+        "linear_next": linear_next,
     }

@@ -23,6 +23,7 @@ export const HEAD_FIELDS = [
   {"name": "Q_normed", "kind": "matrix", "finite": true, "optional": true},
   {"name": "K_normed", "kind": "matrix", "finite": true, "optional": true},
   {"name": "capped", "kind": "masked", "finite": true, "optional": true},
+  {"name": "sink_weight", "kind": "vector", "finite": true, "optional": true},
 ];
 
 /** The layer's own fields, after "heads". */

@@ -120,6 +120,23 @@ export function stableSoftmax(scaled, visible) {
   return { shift, shifted, exps, sums, weights, plain_exps, plain_sums: rowSums(plain_exps) };
 }
 
+/**
+ * Step 5 with an attention sink (macros/engine/sinks.py): each row's softmax also runs over the
+ * head's sink logit s, which has no value. The shift is the largest of the row's visible logits
+ * and s, the sums count e^(s - shift), and the weights on the keys add up to 1 - sink_weight.
+ */
+export function sinkSoftmax(scaled, visible, sink) {
+  const shift = rowShift(scaled, visible).map((m) => Math.max(m, sink)); // (n_q,)
+  const shifted = shiftScores(scaled, visible, shift); // (n_q, n_k)
+  const exps = exponentials(shifted); // (n_q, n_k)
+  const sinkExps = shift.map((m) => Math.exp(sink - m)); // (n_q,)
+  const sums = rowSums(exps).map((sum, i) => sum + sinkExps[i]); // (n_q,)
+  const plain_exps = plainExponentials(scaled, visible); // (n_q, n_k)
+  const plain_sums = rowSums(plain_exps).map((sum) => sum + Math.exp(sink)); // (n_q,)
+  const weights = normalise(exps, sums); // (n_q, n_k)
+  return { shift, shifted, exps, sums, weights, plain_exps, plain_sums, sink_weight: sinkExps.map((e, i) => e / sums[i]) };
+}
+
 /** Step 6: each query's reading is its weights' average of the value rows. */
 export function weighValues(weights, V) {
   return matmul(weights, V); // (n_q, n_k) @ (n_k, d_v) -> (n_q, d_v)
@@ -150,7 +167,7 @@ export function attend(Q, K, V, causal = false, mask = null, scoring = {}) {
   const scaled = scale(scores, factor); // (n_q, n_k)
   const logits = scoring.softcap != null ? (steps.capped = softCap(scaled, scoring.softcap)) : scaled; // (n_q, n_k)
   const visible = mask ?? visibility(scores.length, scores[0].length, causal); // (n_q, n_k)
-  const parts = stableSoftmax(logits, visible);
+  const parts = scoring.sink != null ? sinkSoftmax(logits, visible, scoring.sink) : stableSoftmax(logits, visible);
   const output = weighValues(parts.weights, V); // (n_q, d_v)
   return { Q, K, V, scores, scale: factor, scaled, visible, ...parts, output, ...steps };
 }
@@ -162,12 +179,30 @@ export function combine(heads, W_O = null) {
   return { heads, concat, W_O: projection, output: outputProjection(concat, projection) };
 }
 
-/** Each head projects the same X with its own W_Q, W_K, W_V: step 1, then attend. */
+/** Each head projects the same X with its own W_Q, W_K, W_V: step 1, then attend (each head with its own sink logit, if any). */
 export function selfAttention(X, projections, causal = false, W_O = null, scoring = {}) {
-  const heads = projections.map(({ W_Q, W_K, W_V }) =>
-    attend(project(X, W_Q), project(X, W_K), project(X, W_V), causal, null, scoring),
+  const heads = projections.map(({ W_Q, W_K, W_V }, h) =>
+    attend(project(X, W_Q), project(X, W_K), project(X, W_V), causal, null, headScoring(scoring, h)),
   );
   return combine(heads, W_O);
+}
+
+/**
+ * Multi-head latent attention (macros/engine/latent.py): C = X W_DKV, shared by every head,
+ * and each head's keys and values rebuilt from it, K = C W_UK and V = C W_UV.
+ */
+export function latentAttention(X, W_Qs, latent, causal = false, W_O = null, scoring = {}) {
+  const C = project(X, latent.W_DKV); // (n, d_model) @ (d_model, d_c) -> (n, d_c)
+  const heads = W_Qs.map((W_Q, h) => {
+    const { W_UK, W_UV } = latent.heads[h];
+    return attend(project(X, W_Q), matmul(C, W_UK), matmul(C, W_UV), causal, null, headScoring(scoring, h));
+  });
+  return combine(heads, W_O);
+}
+
+/** One head's scoring: the layer's, with that head's own sink logit. */
+function headScoring(scoring, h) {
+  return { ...scoring, sink: scoring.sinks?.[h] ?? null };
 }
 
 /** Head i takes the i-th equal slice of the columns: multi-head attention's split. */
@@ -180,12 +215,12 @@ export function splitColumns(M, n_heads) {
 /** Queries, keys and values given directly, cut into n_heads equal column slices. */
 export function splitAttention(Q, K, V, n_heads = 1, causal = false, W_O = null, scoring = {}) {
   const [qs, ks, vs] = [Q, K, V].map((M) => splitColumns(M, n_heads));
-  return combine(qs.map((q, h) => attend(q, ks[h], vs[h], causal, null, scoring)), W_O);
+  return combine(qs.map((q, h) => attend(q, ks[h], vs[h], causal, null, headScoring(scoring, h))), W_O);
 }
 
 /** The scoring keys the twin computes, as a fixture gives them (the others refuse a lab). */
 function scoringOf(fixture) {
-  return { softcap: fixture.softcap ?? null, qk_norm: fixture.qk_norm ?? false };
+  return { softcap: fixture.softcap ?? null, qk_norm: fixture.qk_norm ?? false, sinks: fixture.sink?.logits ?? null };
 }
 
 /** A valid fixture's whole layer, whichever form it is written in. */
@@ -194,8 +229,11 @@ export function run(fixture) {
   const W_O = fixture.W_O ?? null;
   const scoring = scoringOf(fixture);
   if ("X" in fixture && usesSequenceKeys(fixture)) {
-    const withScoring = (Q, K, V, c, mask) => attend(Q, K, V, c, mask, scoring);
+    const withScoring = (Q, K, V, c, mask, h) => attend(Q, K, V, c, mask, headScoring(scoring, h));
     return sequenceLayer(fixture, { project, visibility, attend: withScoring, combine });
+  }
+  if ("X" in fixture && fixture.latent) {
+    return latentAttention(fixture.X, fixture.heads.map(({ W_Q }) => W_Q), fixture.latent, causal, W_O, scoring);
   }
   if ("X" in fixture) return selfAttention(fixture.X, fixture.heads, causal, W_O, scoring);
   return splitAttention(fixture.Q, fixture.K, fixture.V, fixture.n_heads ?? 1, causal, W_O, scoring);

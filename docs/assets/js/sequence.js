@@ -22,7 +22,7 @@ function encode(M, encoding) {
   return M.map((row, i) => row.map((x, j) => x + PE[i][j])); // (n, d_model)
 }
 
-/** The layer of a valid fixture with the sequence keys; `engine` gives project, visibility, attend and combine. */
+/** The layer of a valid fixture with the sequence keys; `engine` gives project, visibility, attend (told the head's place) and combine. */
 export function sequenceLayer(fixture, engine) {
   const encoding = fixture.positions?.encoding ?? null;
   const base = fixture.positions?.base ?? 10000;
@@ -34,14 +34,14 @@ export function sequenceLayer(fixture, engine) {
     const padding = keyPadding(X.length, keys.length, length);
     visible = visible.map((row, i) => row.map((v, j) => v && padding[i][j]));
   }
-  const heads = fixture.heads.map(({ W_Q, W_K, W_V }) => {
+  const heads = fixture.heads.map(({ W_Q, W_K, W_V }, h) => {
     let Q = engine.project(X, W_Q); // (n, d_k)
     let K = engine.project(keys, W_K); // (m, d_k)
     if (encoding === "rotary") {
       Q = rotary(Q, range(Q.length), base);
       K = rotary(K, range(K.length), base);
     }
-    return engine.attend(Q, K, engine.project(keys, W_V), false, visible);
+    return engine.attend(Q, K, engine.project(keys, W_V), false, visible, h);
   });
   return engine.combine(heads, fixture.W_O ?? null);
 }
