@@ -395,6 +395,15 @@ class TestExecuted:
             cell_with(executed["paged-kv-cache"], "assert pages ==")
         )
 
+    def test_a_paged_cache_notebook_that_counts_otherwise_fails(self, kernel_specs):
+        # Negative control: pages of another size give other counts, and the check says so.
+        nb = read(computed.notebook("paged-kv-cache"))
+        cell = cell_with(nb, "page_size, max_length =")
+        cell.source = cell.source.replace("page_size, max_length = 4,", "page_size, max_length = 5,", 1)
+        with pytest.raises(NotebookError) as failed:
+            execute(nb, kernel_specs, slug="paged-kv-cache")
+        assert "AssertionError" in str(failed.value)
+
     def test_a_sink_logit_notebook_agrees_with_the_page_and_torch(self, kernel_specs):
         """No lesson's fixture has sink logits (the sinks lesson computes them as a "what if"): a
         lesson's numbers with one logit per head, run, checked against its own values and, where
