@@ -243,7 +243,7 @@ def current_settings(fixture, places):
     if "linear" in fixture:
         notes.append(
             "Linear attention: φ(x) = elu(x) + 1 on each entry (x + 1 above 0, eˣ below); query i weighs key j "
-            "by φ(q_i)·φ(k_j) over their sum, with no scale."
+            "by φ(q)·φ(k) over the sum of those it sees, with no scale."
         )
     if "paged" in fixture:
         notes.append(f"Pages of {fixture['paged']['page_size']} token slots, handed out lowest number first.")
