@@ -117,6 +117,42 @@ def test_section_6_shows_the_starters_check_as_the_starter_writes_it():
     assert block in GUIDE.read_text(encoding="utf-8")
 
 
+def test_section_6_shows_the_starters_prediction_as_the_starter_writes_it():
+    starter = Path("macros/tools/scaffold/lesson.md").read_text(encoding="utf-8")
+    block = starter[starter.index("{% set top, s, q") : starter.index('<div data-reveal-after="largest" markdown>')]
+    assert block in GUIDE.read_text(encoding="utf-8")
+
+
+# The two refusals section 6 quotes, and the edit of the starter's prediction that gives each.
+REFUSALS = [
+    (
+        '"], for a score of " ~ num(s[0]) ~ ". ',
+        '"], for a score of " ~ num(s[0]) ~ ". '
+        + "The largest weight goes to the largest score: compare it with the other two. ",
+    ),
+    ("compare it with the other two.", "compare it with the one for mice."),
+]
+
+
+@pytest.mark.parametrize("before, after", REFUSALS, ids=["shared", "naming"])
+def test_section_6_quotes_the_refusals_the_build_gives(tmp_path, before, after):
+    import shutil
+
+    from macros.pages.book import PageError
+    from macros.tools import scaffold
+
+    shutil.copytree("lessons", tmp_path / "lessons", ignore=shutil.ignore_patterns("__pycache__"))
+    folder, _ = scaffold.create("my-topic", "My topic", root=tmp_path / "lessons")
+    template = folder / "lesson.md"
+    text = template.read_text(encoding="utf-8")
+    assert text.count(before) == 1
+    template.write_text(text.replace(before, after), encoding="utf-8")
+    with pytest.raises(PageError) as caught:
+        computed.book_over(tmp_path).render("lessons/my-topic/lesson.md", template)
+    quoted = [line for line in GUIDE.read_text(encoding="utf-8").splitlines() if line.startswith("lessons/my-topic/")]
+    assert str(caught.value) in quoted
+
+
 # ---------------------------------------------------------------- the examples, rendered
 
 # An example is a backticked snippet with ``{{ ... }}`` in a table row of the guide. Each is

@@ -161,14 +161,61 @@ def test_a_matrix_of_the_wrong_shape_names_the_fixture_line_and_shapes(copied):
 
 
 def test_a_false_claim_names_the_lesson_line_and_quotes_the_claim(copied):
-    # Give head 2 head 1's projections: the heads' weights no longer differ.
+    # Give head 2 head 1's projections: the heads' weights no longer differ. The first claim
+    # to fail is the reason of the prediction's first option, which says the two differ.
     path = copied / TWO_HEADS / "fixture.yaml"
     edit(path, "W_Q: &last_pair [[0, 0], [0, 0], [1, 0], [0, 1]]", "W_Q: *first_pair")
     edit(path, "W_K: *last_pair", "W_K: *first_pair")
     edit(path, "W_V: *last_pair", "W_V: *first_pair")
     message = error_for(copied, "two-heads-separate-projections")
-    assert message.startswith(f"{TWO_HEADS}/lesson.md:")
-    assert ": this claim is false for the fixture's numbers: Head 2 puts" in message
+    line = line_of(copied / TWO_HEADS / "lesson.md", "{% set r_same %}")
+    assert message.startswith(
+        f"{TWO_HEADS}/lesson.md:{line}: this claim is false for the fixture's numbers: Both heads read the same rows"
+    )
+
+
+# ---------------------------------------------------------------- predictions
+
+PREDICTION = '{{ predict("favourite"'
+
+
+def test_a_wrong_reason_that_names_the_right_option_is_refused_at_the_call(copied):
+    template = copied / SRC
+    edit(template, "top == 1, r2)", 'top == 1, r2 ~ " It is below key 1\'s score.")')
+    assert error_for(copied) == (
+        f"{SRC}:{line_of(template, PREDICTION)}: predict 'favourite': the reason of option 2 names the right option,"
+        " “Key 1”; a wrong option's reason says why that option fails (it may say what to look at), not which one holds"
+    )
+
+
+def test_a_sentence_shared_by_two_reasons_is_refused_at_the_call(copied):
+    template = copied / SRC
+    edit(template, "top == 1, r2)", 'top == 1, r2 ~ " Compare the scores.")')
+    edit(template, "top == 2, r3)", 'top == 2, r3 ~ " Compare the scores.")')
+    assert error_for(copied) == (
+        f"{SRC}:{line_of(template, PREDICTION)}: predict 'favourite': options 2 and 3 share the sentence"
+        " “Compare the scores.”; give each option a reason of its own, why that option holds or fails"
+    )
+
+
+def test_a_prediction_with_nothing_folded_after_it_is_refused_at_the_call(copied):
+    template = copied / SRC
+    edit(template, '<div data-reveal-after="favourite" markdown>', "")
+    assert error_for(copied) == (
+        f"{SRC}:{line_of(template, PREDICTION)}: predict 'favourite': nothing after it waits for the lock-in; put the"
+        ' display that settles it inside <div data-reveal-after="favourite" markdown> ... </div> (the author guide,'
+        " section 6)"
+    )
+
+
+def test_a_prediction_written_over_several_lines_is_refused_at_its_first(copied):
+    """two-heads-of-dimension-one writes ``{{ predict(`` on one line and its name on the next."""
+    slug = "two-heads-of-dimension-one"
+    template = copied / "lessons" / slug / "lesson.md"
+    edit(template, '<div data-reveal-after="why" markdown>', "")
+    line = line_of(template, '  "why",') - 1
+    assert template.read_text(encoding="utf-8").splitlines()[line - 1] == "{{ predict("
+    assert error_for(copied, slug).startswith(f"lessons/{slug}/lesson.md:{line}: predict 'why': nothing after it")
 
 
 def test_a_tie_where_a_claim_needs_one_winner_names_the_place(copied):

@@ -91,11 +91,116 @@ class TestWidgetArguments:
 
     def test_exactly_one_option_of_a_prediction_holds(self):
         with pytest.raises(WidgetError, match=r"predict 'c': expected exactly one option that holds .*, got 0$"):
-            widgets.predict("c", "?", [("x", False, ""), ("y", False, "")])
+            widgets.predict("c", "?", [("x", False, "Ex."), ("y", False, "Why.")])
         with pytest.raises(WidgetError, match=r"predict 'c': .*, got 2 \(options 1, 3\)$"):
-            widgets.predict("c", "?", [("x", True, ""), ("y", False, ""), ("z", True, "")])
-        assert 'data-correct="2"' in widgets.predict("c", "?", [("x", False, ""), ("y", True, "")])
+            widgets.predict("c", "?", [("x", True, "Ex."), ("y", False, "Why."), ("z", True, "Zed.")])
+        assert 'data-correct="2"' in widgets.predict("c", "?", [("x", False, "Ex."), ("y", True, "Why.")])
 
     def test_a_prediction_needs_two_options(self):
         with pytest.raises(WidgetError, match="predict 'c': expected at least two options, got 1"):
             widgets.predict("c", "?", [("x", True, "")])
+
+
+class TestPredictionReasons:
+    """Each option's reason is its own, and a wrong one does not name the right option
+    (macros/render/reasons.py). Messages are whole; each refusal has a control that passes."""
+
+    # Attention by hand's prediction, key 1 right: the reasons the issue found, and fixed ones.
+    SHARED = "The weights follow the scores alone."
+    FIXED = [
+        ("Key 1: [1, 0]", True, "Its score, q · k, is 2, the largest of the four."),
+        ("Key 2: [0, 1]", False, "Its score, q · k, is −1: it points a little away from the query."),
+        ("Key 3: [1, 1]", False, "Its score, q · k, is 1: it is long, but length is not what counts."),
+    ]
+
+    def with_reason(self, i, reason):
+        return [(text, holds, reason if j == i else r) for j, (text, holds, r) in enumerate(self.FIXED)]
+
+    def test_reasons_of_their_own_pass(self):
+        html = widgets.predict("favourite", "Which key?", self.FIXED)
+        assert html.count('class="abh-reason"') == 3 and 'data-correct="1"' in html
+        assert '<p class="abh-option-text">Key 2: [0, 1]</p>' in html
+
+    def test_a_reason_shared_by_two_options_is_refused(self):
+        options = self.with_reason(1, "It is below key 1's 2. " + self.SHARED)
+        options = [(t, h, r + " " + self.SHARED) if i == 2 else (t, h, r) for i, (t, h, r) in enumerate(options)]
+        with pytest.raises(WidgetError) as caught:
+            widgets.predict("favourite", "Which key?", options)
+        assert str(caught.value) == (
+            "predict 'favourite': options 2 and 3 share the sentence “The weights follow the scores alone.”;"
+            " give each option a reason of its own, why that option holds or fails"
+        )
+
+    def test_one_paragraph_under_every_option_is_refused_at_the_first_two(self):
+        same = "It favours key 2."  # why-attention's, before: the same paragraph four times
+        options = [("Key 1", False, same), ("Key 2", True, same), ("Key 3", False, same)]
+        with pytest.raises(WidgetError, match=r"^predict 'f': options 1 and 2 share the sentence “It favours key 2\.”"):
+            widgets.predict("f", "?", options)
+
+    def test_sentences_are_compared_without_case_or_spacing(self):
+        options = self.with_reason(2, "the weights  follow the\nscores alone.")
+        options = [(t, h, r + " " + self.SHARED) if i == 1 else (t, h, r) for i, (t, h, r) in enumerate(options)]
+        with pytest.raises(WidgetError, match=r"^predict 'k': options 2 and 3 share the sentence “the weights follow"):
+            widgets.predict("k", "?", options)
+
+    def test_a_shared_phrase_inside_different_sentences_passes(self):
+        # The control: "Its score, q · k, is" starts every reason above, each sentence its own.
+        assert all(r.startswith("Its score, q · k, is") for _, _, r in self.FIXED)
+        widgets.predict("favourite", "Which key?", self.FIXED)
+
+    def test_a_wrong_reason_naming_the_right_option_is_refused(self):
+        options = self.with_reason(1, "Its score, q · k, is −1, below key 1's 2.")
+        with pytest.raises(WidgetError) as caught:
+            widgets.predict("favourite", "Which key?", options)
+        assert str(caught.value) == (
+            "predict 'favourite': the reason of option 2 names the right option, “Key 1”; a wrong option's"
+            " reason says why that option fails (it may say what to look at), not which one holds"
+        )
+
+    def test_the_label_is_found_in_any_case_and_without_its_quotes(self):
+        options = [("“cat”", True, "Its score is 2."), ("“mouse”", False, "The largest weight goes to CAT.")]
+        with pytest.raises(WidgetError, match=r"^predict 'p': the reason of option 2 names the right option, “cat”"):
+            widgets.predict("p", "?", options)
+
+    @pytest.mark.parametrize(
+        "reason",
+        [
+            "Its score is below key 11's.",  # "Key 1" inside "key 11": not at a word boundary
+            "The monkey 1 scored less.",  # nor inside "monkey 1"
+            "Its score, q · k, is −1.",  # no label at all
+        ],
+    )
+    def test_the_label_only_counts_at_word_boundaries(self, reason):
+        widgets.predict("favourite", "Which key?", self.with_reason(1, reason))
+
+    def test_the_right_options_own_reason_may_name_it(self):
+        widgets.predict("favourite", "Which key?", self.with_reason(0, "Key 1 scores 2, the most."))
+
+    def test_the_label_is_the_text_up_to_the_first_colon(self):
+        from macros.render import reasons
+
+        assert reasons.label("Key 2: [0, 1]") == "Key 2"
+        assert reasons.label("“cat”") == "cat"
+        assert reasons.label("They differ clearly, by more than 0.1.") == "They differ clearly, by more than 0.1"
+        assert reasons.label("Itself: the input has not changed") == "Itself"
+
+    def test_an_option_without_a_reason_is_refused(self):
+        with pytest.raises(WidgetError) as caught:
+            widgets.predict("favourite", "Which key?", self.with_reason(2, "  "))
+        assert str(caught.value) == (
+            "predict 'favourite': option 3 has no reason; every option needs one, the sentence a reader reads"
+            " after locking it in"
+        )
+
+
+class TestFold:
+    def test_a_fold_may_wait_for_some_of_its_gates_questions(self):
+        html = widgets.fold("six", lambda: "numbers", checks=[1, 2, 3])
+        assert 'data-fold-until="six" data-fold-checks="1 2 3"' in html
+        assert "data-fold-checks" not in widgets.fold("six", lambda: "numbers")  # the control: first attempt
+
+    def test_positions_count_from_one(self):
+        with pytest.raises(
+            WidgetError, match=r"^fold 'six': expected checks as positions in the gate from 1, got \[0, 1\]$"
+        ):
+            widgets.fold("six", lambda: "numbers", checks=[0, 1])

@@ -1,6 +1,8 @@
 """The rules a lesson page must pass beside rendering: checked on its template before it
 renders, and on its Markdown after. Each failure is a PageError naming the file."""
 
+import re
+
 from macros.errors import LessonError
 from macros.sources import prose
 
@@ -32,6 +34,7 @@ def checked(name, markdown, lesson, template):
     refuse_unchecked_arithmetic(name, markdown, lesson.decimals, template)
     markdown = arithmetic_marks.unmarked(markdown)
     refuse_undefined_symbols(name, markdown, template)
+    refuse_unsettled_predictions(name, markdown, template)
     return markdown
 
 
@@ -60,6 +63,25 @@ def refuse_unchecked_arithmetic(name, markdown, places, template):
         )
     for miss in found.misses:
         raise PageError(f"{name}: {miss}")
+
+
+PREDICTION = re.compile(r'<div class="abh-predict" data-predict="([^"]+)"')
+
+
+def refuse_unsettled_predictions(name, markdown, template):
+    """Every prediction has something folded after it until the reader locks in (the display
+    that settles it, ``data-reveal-after``), so the answer is never right under the question;
+    refused at the template line of its ``predict(`` call."""
+    for found in PREDICTION.finditer(markdown):
+        prediction = found.group(1)
+        if f'data-reveal-after="{prediction}"' in markdown[found.end() :]:
+            continue
+        call = re.search(rf"""predict\(\s*["']{re.escape(prediction)}["']""", template)
+        where = f"{name}:{template.count(chr(10), 0, call.start()) + 1}" if call else name
+        raise PageError(
+            f"{where}: predict {prediction!r}: nothing after it waits for the lock-in; put the display that settles"
+            f' it inside <div data-reveal-after="{prediction}" markdown> ... </div> (the author guide, section 6)'
+        )
 
 
 def refuse_undefined_symbols(name, markdown, template):

@@ -94,6 +94,7 @@ def lesson_widgets_of(lesson):
         "gate": widgets.gate,
         "check": widgets.check,
         "fold": widgets.fold,
+        "solution_after": widgets.SOLUTION_AFTER,
         "why": widgets.why,
         "predict": widgets.predict,
         "takeaway": widgets.takeaway,

@@ -9,7 +9,8 @@ formatter (``numbers.py``), so a value reads the same wherever it appears.
   time; ``head_costs.py``: the table of what splitting into heads costs;
 - ``widgets.py``, ``lesson_widgets.py``, ``online_lab.py``, ``rotary_widget.py``: the HTML
   of the interactive parts, readable without scripts (``noscript.py`` says what a reader
-  without them is told); ``practice.py``: the practice element and its data file;
+  without them is told; ``reasons.py``, the rules a prediction's reasons keep);
+  ``practice.py``: the practice element and its data file;
   ``track.py``: the home page's map and each lesson's facts line;
 - ``katex.py`` (with ``katex_server.cjs``): math typeset by the vendored KaTeX, HTML in,
   HTML out.

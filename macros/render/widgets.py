@@ -18,11 +18,13 @@ The contract with the page's script (classes and data attributes):
   prediction whose final choice the gate's status also reports (and the gate needs right).
   ``p.abh-status`` shows what is met.
 - ``.abh-predict[data-predict][data-correct]`` holds radio inputs (one per option, value
-  from 1) and ``[data-predict-feedback]``, a folded block with ``li[data-option]`` feedback
-  per option. The script hides the feedback until the reader locks a choice in, then shows
-  the chosen option's and moves focus to it; a wrong choice may be chosen again (every
-  lock-in is kept, the last one counts), a right one is final. Elements with
-  ``data-reveal-after="<prediction>"`` are hidden by the script until it is locked in.
+  from 1) and ``[data-predict-feedback]``, a folded block with one ``li[data-option]`` per
+  option: its text (``.abh-option-text``) and its reason (``.abh-reason``). The script hides
+  the feedback until the reader locks a choice in, then shows the chosen option's reason and
+  moves focus to it; a wrong choice may be chosen again (every lock-in is kept, the last one
+  counts), a right one is final, and then the other options follow, each once with its own
+  reason. Elements with ``data-reveal-after="<prediction>"`` (the display that settles it)
+  are hidden by the script until it is locked in; they show without the script and in print.
 - ``.abh-hints[data-attempts-of="<gate>"]`` holds ``details.abh-hint[data-after="N"]``:
   a hint opens after N evaluated attempts on that gate's checks, or once the gate's numbers
   have landed, never by time. A step marked ``data-solution`` is a worked solution: by the
@@ -32,7 +34,9 @@ The contract with the page's script (classes and data attributes):
   value the page has already shown (every other graded answer must be unseen before its
   question; macros/pages/unseen_answers.py enforces it at build time).
 - ``.abh-fold[data-fold-until="<gate>"]`` is worked content the script hides until the
-  reader's first evaluated attempt on that gate; with the script off it simply shows.
+  reader's first evaluated attempt on that gate; with ``data-fold-checks="1 2 3"`` (positions
+  in the gate), until each of those checks has landed or had ``SOLUTION_AFTER`` evaluated
+  attempts. With the script off, and in print, it simply shows.
 - ``.abh-why[data-why]`` holds a label; the script adds a one-line text box whose text is
   kept with the lesson's state (under ``whys``) and only ever shown back as text.
 - ``.abh-takeaway[data-takeaway]`` holds the book's takeaway. The script puts an empty box
@@ -55,6 +59,7 @@ import json
 import numpy as np
 
 from macros.errors import WidgetError
+from macros.render import reasons
 from macros.render.noscript import notice
 from macros.render.numbers import format_masked, format_values
 
@@ -120,8 +125,9 @@ def predict(name, question, options):
 
     Options are (text, holds, reason) triples: ``holds`` is computed from the lesson's numbers
     and exactly one option must hold, so a prediction is a claim the build keeps true. The
-    reasons (plain text, read out after lock-in) say why an option holds or not. The feedback
-    stays folded (and, with scripts on, hidden) until the reader locks a choice in.
+    reasons (plain text, read out after lock-in) say why an option holds or fails, each its
+    own, and a wrong one without naming the right option (macros/render/reasons.py). The
+    feedback stays folded (and, with scripts on, hidden) until the reader locks a choice in.
     """
     if len(options) < 2:
         raise WidgetError(f"predict {name!r}: expected at least two options, got {len(options)}")
@@ -131,13 +137,16 @@ def predict(name, question, options):
             f"predict {name!r}: expected exactly one option that holds for these numbers,"
             f" got {len(holding)}{' (options ' + ', '.join(map(str, holding)) + ')' if holding else ''}"
         )
+    reasons.check(name, [text for text, _, _ in options], [reason for _, _, reason in options], holding[0])
     group = f"abh-predict-{name}"
     choices = "\n".join(
         f'<label class="abh-option"><input type="radio" {_attrs(name=group, value=i)}> {html.escape(text)}</label>'
         for i, (text, _, _) in enumerate(options, 1)
     )
     feedback = "\n".join(
-        f"<li {_attrs(data_option=i)}>{html.escape(reason)}</li>" for i, (_, _, reason) in enumerate(options, 1)
+        f'<li {_attrs(data_option=i)}><p class="abh-option-text">{html.escape(text)}</p>\n'
+        f'<p class="abh-reason">{html.escape(reason)}</p></li>'
+        for i, (text, _, reason) in enumerate(options, 1)
     )
     return (
         f'<div class="abh-predict" {_attrs(data_predict=name, data_correct=holding[0])} data-search-exclude>\n'
@@ -211,9 +220,16 @@ def check(name, question, answer, tolerance, hints=(), solution="", recall=False
     )
 
 
-def fold(gate_name, caller):
-    """Worked content kept folded until the reader's first attempt at ``gate_name``."""
-    attrs = _attrs(data_fold_until=gate_name)
+def fold(gate_name, caller, checks=()):
+    """Worked content kept folded until the reader's first attempt at ``gate_name``; with
+    ``checks`` (positions in the gate, from 1), until each of those questions has landed or
+    had ``SOLUTION_AFTER`` evaluated attempts: content holding several answers then opens by
+    the rule of a worked solution, for each answer it holds, not after any one attempt."""
+    positions = list(checks)
+    if not all(isinstance(p, int) and p >= 1 for p in positions):
+        raise WidgetError(f"fold {gate_name!r}: expected checks as positions in the gate from 1, got {positions}")
+    extra = {"data_fold_checks": " ".join(map(str, positions))} if positions else {}
+    attrs = _attrs(data_fold_until=gate_name, **extra)
     return f'<div class="abh-fold" {attrs} data-search-exclude markdown>\n\n{caller()}\n\n</div>'
 
 

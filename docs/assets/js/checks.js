@@ -184,19 +184,34 @@ export function makeHints(element, page) {
   return { render: () => steps.forEach((step) => step.render()) };
 }
 
-/** Worked content hidden until the reader's first evaluated attempt at a gate, with a note in its place. */
+/** "1", "1 and 3", "1, 2 and 4": positions in a sentence. */
+function andList(items) {
+  return items.length === 1 ? `${items[0]}` : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
+
+/**
+ * Worked content hidden until the reader's first evaluated attempt at a gate, with a note in
+ * its place. With data-fold-checks (positions in the gate, from 1), it holds those checks'
+ * answers, so it opens by the rule of worked solutions for each of them: once every one has
+ * landed or had SOLUTION_AFTER evaluated attempts.
+ */
 export function makeFold(element, page) {
   const gate = page.gates.find((g) => g.name === element.dataset.foldUntil);
   if (!gate) return null; // no such gate: never hide content for good
-  const note = make(
-    "p",
-    { className: "abh-fold-note" },
-    "The worked numbers for this part open after your first attempt at the check below.",
-  );
+  const positions = (element.dataset.foldChecks ?? "").split(/\s+/).filter(Boolean).map(Number);
+  const checks = positions.map((position) => gate.checks[position - 1]);
+  if (checks.some((check) => !check)) return null; // a question the gate does not have: never hide
+  const settled = (check) => check.landed() || check.attempts() >= SOLUTION_AFTER;
+  const text = checks.length
+    ? `The worked numbers for this part open once question${positions.length > 1 ? "s" : ""} ` +
+      `${andList(positions)} of the check below ${positions.length > 1 ? "have each" : "has"} ` +
+      `been answered right or tried ${SOLUTION_AFTER} times.`
+    : "The worked numbers for this part open after your first attempt at the check below.";
+  const note = make("p", { className: "abh-fold-note" }, text);
   element.before(note);
   return {
     render() {
-      const open = gate.attempts() > 0;
+      const open = checks.length ? checks.every(settled) : gate.attempts() > 0;
       element.hidden = !open;
       note.hidden = open;
     },

@@ -1,15 +1,18 @@
 /**
  * Predictions locked in before the computation they predict, and the content they reveal.
  * The markup is macros/render/widgets.py's predict(): `.abh-predict[data-predict][data-correct]`
- * holds radio inputs (values from 1) and `[data-predict-feedback]`, a folded list of each
- * option's feedback.
+ * holds radio inputs (values from 1) and `[data-predict-feedback]`, a folded list with each
+ * option's text (`.abh-option-text`) and its own reason (`.abh-reason`).
  *
  * - The feedback is hidden until the reader locks a choice in; then it opens with a verdict
- *   that carries the chosen option's reason, and focus moves to it.
+ *   that carries the chosen option's reason, and focus moves to it. A wrong option's reason
+ *   says why it fails without naming the right one (the build refuses one that does), so
+ *   the reader can choose again having learnt something, not having been told.
  * - A wrong choice never blocks: the reader, having read why, may choose again and lock in
  *   again. A right choice is final. Every lock-in is recorded (state.predictions[name].tries);
  *   the last one counts, and a gate with data-with-prediction reports it.
- * - After the right choice, the other options' reasons show too: what each answer means.
+ * - After the right choice, the other options follow the verdict, each once with its own
+ *   reason: what each answer means.
  * - Enter on a radio locks it in, as the Lock in button does.
  */
 
@@ -86,7 +89,8 @@ export function makePrediction(element, page) {
     }
     // The verdict carries the chosen option's reason (focus lands on it, so it is read out);
     // after the right choice, the other options' reasons show below it.
-    const reason = items.find((item) => Number(item.dataset.option) === chosen)?.textContent.trim() ?? "";
+    const chosenItem = items.find((item) => Number(item.dataset.option) === chosen);
+    const reason = (chosenItem?.querySelector(".abh-reason") ?? chosenItem)?.textContent.trim() ?? "";
     for (const item of items) {
       item.value = Number(item.dataset.option); // the list keeps the options' numbers when some are hidden
       item.hidden = !final || item.value === chosen;
