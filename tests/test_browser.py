@@ -337,9 +337,10 @@ def test_a_prediction_shows_its_feedback_only_after_lock_in_and_focus_moves_to_i
     comparison = page.locator("[data-reveal-after='predict']")
     widget = prediction(page, "predict")
     feedback = widget.locator("[data-predict-feedback]")
+    note = page.locator(".abh-reveal-note").first  # the first prediction's: its display comes first
     expect(comparison).to_be_hidden()
     expect(feedback).to_be_hidden()
-    expect(page.locator(".abh-reveal-note")).to_be_visible()
+    expect(note).to_be_visible()
 
     widget.get_by_role("button", name="Lock in").click()
     expect(widget.locator(".abh-predict-notice")).to_have_text("Choose one of the options first.")
@@ -353,9 +354,9 @@ def test_a_prediction_shows_its_feedback_only_after_lock_in_and_focus_moves_to_i
     widget.get_by_role("button", name="Lock in").click()
     expect(feedback).to_be_visible()
     expect(comparison).to_be_visible()  # a wrong prediction never blocks the way on
-    expect(page.locator(".abh-reveal-note")).to_be_hidden()
+    expect(note).to_be_hidden()
     verdict = feedback.locator(".abh-verdict")
-    reason = widget.locator(f"li[data-option='{wrong}']").text_content().strip()
+    reason = widget.locator(f"li[data-option='{wrong}'] .abh-reason").text_content().strip()
     expect(verdict).to_contain_text(f"Locked in: not right. {reason}")
     assert is_focused(page, ".abh-predict[data-predict='predict'] [data-predict-feedback] .abh-verdict")
     for other in ("1", "2", "3"):  # the other reasons stay folded away: one of them says which is right
@@ -708,9 +709,9 @@ def test_a_worked_solution_opens_after_a_right_answer_or_three_attempts_never_fr
 # ---------------------------------------------------------------- the real pages: a smoke test
 
 
-def attempt(page, gate, times=1):
-    """Wrong answers at a gate's first check: each one an evaluated attempt."""
-    field = page.locator(f".abh-gate[data-gate='{gate}'] input.abh-answer").first
+def attempt(page, gate, times=1, position=1):
+    """Wrong answers at a gate's check ``position`` (from 1): each one an evaluated attempt."""
+    field = page.locator(f".abh-gate[data-gate='{gate}'] li.abh-check:nth-child({position}) input.abh-answer")
     for _ in range(times):
         field.fill("0")
         field.press("Enter")
@@ -719,9 +720,11 @@ def attempt(page, gate, times=1):
 def uncover(page, element):
     """Opens what keeps ``element`` hidden: worked content folded until a first attempt at a
     gate, a hint that opens after attempts at one, content waiting for a prediction's lock-in."""
-    folded = element.locator("xpath=ancestor-or-self::*[@data-fold-until][1]")
-    if folded.count() and folded.is_hidden():
-        attempt(page, folded.get_attribute("data-fold-until"))
+    for folded in element.locator("xpath=ancestor-or-self::*[@data-fold-until]").all():
+        if folded.is_hidden():  # until a first attempt, or until each listed question has had its attempts
+            gate, listed = folded.get_attribute("data-fold-until"), folded.get_attribute("data-fold-checks")
+            for position in map(int, listed.split()) if listed else [1]:
+                attempt(page, gate, SOLUTION_AFTER if listed else 1, position)
     hint = element.locator("xpath=ancestor::details[@data-after][1]")
     if hint.count() and not hint.evaluate("d => d.open"):
         gate = hint.locator("xpath=ancestor::*[@data-attempts-of][1]").get_attribute("data-attempts-of")
@@ -1112,6 +1115,7 @@ def test_rotary_lab_moves_both_positions_and_the_score_stays_put(reader):
 
     page = reader.open(sitebuild.lesson_page("rotary-by-hand"))
     lab = page.locator(".abh-rotary")
+    uncover(page, lab)  # it shows what settles the lesson's prediction, so it waits for a lock-in
     score = lab.locator("[data-role='score']")
     expect(score).to_have_text(expected(a, b))
     lab.get_by_role("button", name="Both forward by one").click()

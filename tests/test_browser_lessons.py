@@ -3,9 +3,15 @@ page loads with no console error and no request to another host, its labs recomp
 display formula fits its column at 1280 px, and its practice grades three sets of numbers;
 with scripts off it still shows everything it can.
 
+Every prediction of every lesson is locked in wrong, once for each wrong option, then right,
+in the same visit: before the lock-in what settles it is folded; no feedback after a wrong
+one names the right option; after the right one each option's reason shows once.
+
 These sweeps read the session's build of the real site (the ``site`` fixture), not the
 widget bench of tests/test_browser.py, so they can run in a process of their own.
 """
+
+import re
 
 import pytest
 
@@ -13,7 +19,9 @@ from macros import lessons
 from tests import computed, sitebuild
 from tests.test_browser import (
     HOME,
+    SOLUTION_AFTER,
     VISIBLE_JS,
+    attempt,
     expect,
     practice,
     practice_check,
@@ -46,6 +54,8 @@ def test_a_real_page_loads_cleanly_its_labs_recompute_and_its_practice_grades(re
     page = reader.open(path)
     page.wait_for_load_state("load")
     formulas_fit_their_column(page, path)
+    for widget in page.locator(".abh-predict").all():
+        locked_wrong_then_right(page, widget)
     # Exercise each lab once: recomputing must not throw or show a broken number.
     for lab in page.locator(".abh-lab").all():
         uncover(page, lab)
@@ -67,6 +77,72 @@ def test_a_real_page_loads_cleanly_its_labs_recompute_and_its_practice_grades(re
         practice_grades_three_sets(page, slug)
         assert not reader.errors, reader.errors
         assert not reader.foreign, reader.foreign
+
+
+def words(text):
+    return " ".join(text.split())
+
+
+def label(option):
+    """What a reader calls an option: its text up to the first colon, without quotes or a final
+    full stop (the author guide, section 6), written here apart from the build's own rule."""
+    return option.split(":")[0].strip().rstrip(".").strip("“”\"' ")
+
+
+def names(text, option):
+    return re.search(rf"(?<!\w){re.escape(label(option))}(?!\w)", text, re.IGNORECASE) is not None
+
+
+# A lock-in as the page's script sees one (the radio's click, then Lock in's: their handlers run
+# before click() returns), then one read: the verdict, the feedback's visible text, and whether
+# each part the prediction settles shows. One call per lock-in: the sweep does some eighty of
+# them, and Playwright's check() and click() each wait for the element to be stable and
+# visible first; the widget bench (tests/test_browser.py) locks in by mouse and keyboard.
+LOCK_IN_JS = f"""([widget, name, option]) => {{
+  if (option !== null) {{
+    widget.querySelector(`input[type=radio][value="${{option}}"]`).click();
+    widget.querySelector('button.abh-lock').click();
+  }}
+  const visible = {VISIBLE_JS}, feedback = widget.querySelector('[data-predict-feedback]');
+  return {{
+    verdict: widget.querySelector('.abh-verdict')?.textContent ?? '',
+    shown: visible(feedback) ? feedback.innerText : '',  // innerText of a hidden element is all its text
+    settles: [...document.querySelectorAll(`[data-reveal-after="${{name}}"]`)].map(visible),
+  }};
+}}"""
+ITEMS_JS = """widget => [...widget.querySelectorAll('li[data-option]')].map(item => [item.dataset.option,
+  item.querySelector('.abh-option-text').textContent, item.querySelector('.abh-reason').textContent])"""
+
+
+def test_the_sweeps_reading_of_a_label_can_fail():
+    """The control for the sweep's check on feedback: it finds a label as a reader would."""
+    assert names("No. The dot product favours key 1; additive scoring, KEY 2.", "Key 2")
+    assert names("so the largest weight goes to “cat”.", "“cat”") and label("“cat”") == "cat"
+    assert label("Three: the tiles whose keys all come after all of their queries") == "Three"
+    assert not names("It favours key 21.", "Key 2") and not names("the monkey 2", "Key 2")
+
+
+def locked_wrong_then_right(page, widget):
+    """One prediction, each wrong option locked in first, then the right one."""
+    name, correct = widget.get_attribute("data-predict"), widget.get_attribute("data-correct")
+    uncover(page, widget)  # a prediction inside another's folded display (two-heads-of-dimension-one)
+    lock_in = lambda option: page.evaluate(LOCK_IN_JS, [widget.element_handle(), name, option])  # noqa: E731
+    before = lock_in(None)
+    assert before["settles"] and not any(before["settles"]), f"{name}: what settles it is not folded: {before}"
+    assert not before["shown"].strip(), f"{name}: feedback shows before a lock-in"
+    items = {option: (words(text), words(reason)) for option, text, reason in widget.evaluate(ITEMS_JS)}
+    answer = items[correct][0]
+    for option in [option for option in items if option != correct] + [correct]:
+        now = lock_in(option)
+        shown, verdict = words(now["shown"]), words(now["verdict"])
+        assert all(now["settles"]), f"{name}: still folded after a lock-in"  # a wrong one never blocks the way on
+        if option != correct:
+            assert verdict.startswith(f"Locked in: not right. {items[option][1]}"), verdict
+            assert not names(shown, answer), f"{name}: after option {option}, the feedback names “{label(answer)}”"
+    assert verdict.startswith("Locked in: right."), verdict
+    for option, (text, reason) in items.items():
+        assert shown.count(reason) == 1, f"{name}: option {option}'s reason shows {shown.count(reason)} times"
+        assert option == correct or text in shown, f"{name}: option {option} is not listed"
 
 
 def formulas_fit_their_column(page, path):
@@ -140,3 +216,38 @@ def wrong_answers_are_not_counted_as_right(page, i, q, answer):
         expect(practice_result(page, i)).to_have_text(f"Not counted: {q.why}.")
     counted = "(1 attempt)" if refused else "(2 attempts)"
     expect(practice_check(page, i).locator(".abh-attempts")).to_have_text(counted)
+
+
+DEEP_DIVE = "two-heads-of-dimension-one"
+
+
+def test_the_deep_dives_tables_open_by_their_own_questions(reader):
+    """Each head's step table holds three of the six answers: it opens once those three have each
+    landed or had SOLUTION_AFTER evaluated attempts, never after one wrong answer elsewhere. The
+    comparison and the W_O lab hold answers 3 and 6 (the readings) and wait for those two."""
+    page = reader.open(sitebuild.lesson_page(DEEP_DIVE))
+    heads = [page.locator(f".abh-fold[data-fold-checks='{a} {a + 1} {a + 2}']") for a in (1, 4)]
+    readings = page.locator(".abh-fold[data-fold-checks='3 6']")
+    expect(readings).to_have_count(2)
+    note = "open once questions 1, 2 and 3 of the check below have each been answered right or tried"
+    expect(page.locator(".abh-fold-note").first).to_contain_text(f"{note} {SOLUTION_AFTER} times.")
+    attempt(page, "six-numbers", 1, position=1)  # the attempt that used to open all six answers
+    for folded in [*heads, readings.first, readings.last]:
+        expect(folded).to_be_hidden()
+    for position in (1, 2):
+        attempt(page, "six-numbers", SOLUTION_AFTER, position)
+    expect(heads[0]).to_be_hidden()  # question 3 has had no attempt yet
+    attempt(page, "six-numbers", SOLUTION_AFTER - 1, position=3)
+    expect(heads[0]).to_be_hidden()
+    attempt(page, "six-numbers", 1, position=3)
+    expect(heads[0]).to_be_visible()
+    expect(heads[1]).to_be_hidden()  # head 2's answers stay folded
+    expect(readings.first).to_be_hidden()  # and so do the readings: question 6 is untried
+    answers = computed.lesson(DEEP_DIVE).trace.heads[1]
+    for position, value in ((4, answers.scores[0][1]), (5, answers.weights[0][0]), (6, answers.output[0][0])):
+        field = page.locator(f".abh-gate li.abh-check:nth-child({position}) input.abh-answer")
+        field.fill(repr(float(value)))  # a right answer opens by the rule at once
+        field.press("Enter")
+    expect(heads[1]).to_be_visible()
+    expect(readings.last).to_be_visible()  # the lab; the comparison also waits for the prediction
+    assert not reader.errors, reader.errors

@@ -101,6 +101,7 @@ def practice_and_lab(reader):
 def rotary_and_notebook(reader, site_dir):
     page = reader.open(sitebuild.lesson_page(ROTARY))
     lab = page.locator(".abh-rotary")
+    uncover(page, lab)  # it shows what settles the lesson's prediction, so it waits for a lock-in
     expect(lab.locator("input[type=range]")).to_have_count(2)
     before = int(lab.locator("[data-role='q-position']").inner_text())
     lab.get_by_role("button", name="Both forward by one").click()
