@@ -24,8 +24,9 @@ $(STAMP): requirements.txt package.json package-lock.json
 	touch $(STAMP)
 
 # Live preview: `mkdocs serve --dirty`, which rebuilds the pages an edit changes; errors show on
-# the page; an edit to the Python code starts the server again (macros/site/serve.py). An edit
-# to a script module under docs/assets/js is bundled again by the rebuild it starts.
+# the page; an edit to the Python code or to mkdocs.yml starts the server again, which builds
+# every page (macros/site/serve.py). An edit to a script module under docs/assets/js is
+# bundled again by the rebuild it starts.
 # exec: the server is make's own child, so `kill PID` (SIGTERM) to make or Ctrl-C stops it
 # and frees the port.
 SERVE_ADDR ?= 127.0.0.1:8000

@@ -1,4 +1,5 @@
-"""``make serve`` shows an author's edits: to a lesson's template, its fixture and the engine.
+"""``make serve`` shows an author's edits: to a lesson's template, its fixture, the engine and
+mkdocs.yml.
 
 The server ``make serve`` runs (``python -m macros.site.serve``: ``mkdocs serve --dirty``,
 started again when the code changes) runs on a free loopback port over a copy of the
@@ -26,6 +27,8 @@ from tests.sitebuild import PROJECT, build, differing, edit, environment, first_
 pytestmark = pytest.mark.serve
 
 LESSON = "lessons/two-heads-separate-projections"
+ENGINE = "macros/engine/steps.py"
+NAME, RENAMED = "Attention by Hand", "Attention, by Hand"  # mkdocs.yml's site_name, and an edit of it
 RELOADED = "Reloading browsers"
 STARTED = "Serving on"
 
@@ -142,15 +145,24 @@ def test_a_fixture_edit_rebuilds_its_page_and_readers_and_serves_what_a_clean_bu
     assert_served_as_built_clean(project, server, tmp_path_factory.mktemp("clean"))
 
 
-def test_edits_to_template_and_engine_show(server, project, tmp_path_factory):
+def started_again_after(server, change):
+    """Make an edit and wait until the server, started again, serves its first build."""
+    started = server.count(STARTED)
+    change()
+    server.wait_until(STARTED, started + 1)
+
+
+def test_edits_to_template_engine_and_configuration_show(server, project, tmp_path_factory):
     assert "0.503" in server.page(f"{LESSON}/")
     server.rebuilt_after(lambda: edit(project / LESSON / "lesson.md", "## The input", "## The input rows"))
     assert "The input rows" in server.page(f"{LESSON}/")
     # An engine edit starts the server again with the new code: scale by 1/d_k instead.
-    started = server.count(STARTED)
-    edit(project / "macros/engine/steps.py", "return 1.0 / np.sqrt(d_k)", "return 1.0 / d_k")
-    server.wait_until(STARTED, started + 1)
+    started_again_after(server, lambda: edit(project / ENGINE, "return 1.0 / np.sqrt(d_k)", "return 1.0 / d_k"))
     assert "0.500" in server.page(f"{LESSON}/"), "".join(server.lines)
+    # So does an edit to mkdocs.yml. The site's name is in every page's title and header, and
+    # no page's Markdown changed: a dirty rebuild would have left every page with the old name.
+    started_again_after(server, lambda: edit(project / "mkdocs.yml", f"site_name: {NAME}", f"site_name: {RENAMED}"))
+    assert f"- {RENAMED}</title>" in server.page(f"{LESSON}/"), "".join(server.lines)
     assert_served_as_built_clean(project, server, tmp_path_factory.mktemp("clean"))
 
 

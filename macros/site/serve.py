@@ -6,10 +6,13 @@ It runs ``python -m mkdocs serve --dirty`` as it is documented, in a child proce
 
 - An edit to a lesson, a fixture, a partial or a page: MkDocs rebuilds, and the dirty build
   renders only the pages whose output changes (``macros.site.serving``).
-- An edit to a Python module of ``macros/``: the server is started again, in a fresh
-  process, so the new code runs (a process keeps the modules it imported; MkDocs documents
-  no way to load a plugin's module again). The browser's live-reload script reloads the page
-  once the new server answers.
+- An edit to a Python module of ``macros/`` or to the MkDocs configuration (``mkdocs.yml``):
+  the server is started again, in a fresh process, which builds every page. A process keeps
+  the modules it imported (MkDocs documents no way to load a plugin's module again). MkDocs
+  reads the configuration again for each rebuild, but its address, the folders it watches
+  and the plugins' ``on_startup`` only once, and a dirty rebuild redoes only the pages whose
+  Markdown changed, while the site's name, nav and theme are on every page. The browser's
+  live-reload script reloads the page once the new server answers.
 - Stopping: SIGTERM (``kill PID``, or make passing it on) and Ctrl-C stop the server and free
   the port; if this process is killed outright, the server notices its parent is gone and
   stops too (Linux's parent-death signal).
@@ -32,9 +35,11 @@ POLL_SECONDS = 0.3
 PR_SET_PDEATHSIG = 1
 
 
-def code_digest():
-    """The digest of every Python module of the project: a change means a new server."""
-    return reads.digest("\0".join(f"{p}\0{reads.current(p)}" for p in sorted(CODE.rglob("*.py"))))
+def held_digest(config):
+    """The digest of what a server holds for its life: every Python module of the project and
+    the configuration. A change means a new server."""
+    files = [*sorted(CODE.rglob("*.py")), config]
+    return reads.digest("\0".join(f"{p}\0{reads.current(p)}" for p in files))
 
 
 def stop_with_parent():
@@ -71,17 +76,23 @@ def stop(server):
 
 
 def serve(args):
-    """Run the server until it stops or this process is told to; start it again on code edits."""
+    """Run the server until it stops or this process is told to; start it again on edits to
+    the code or the configuration."""
+    config = Path(args.config_file or "mkdocs.yml")  # the project's; MkDocs' default without -f
     while True:
-        code, server = code_digest(), start(args)
+        held, server = held_digest(config), start(args)
         try:
-            while server.poll() is None and code_digest() == code:
+            while server.poll() is None and held_digest(config) == held:
                 time.sleep(POLL_SECONDS)
         finally:
             stop(server)
-        if code_digest() == code:
+        if held_digest(config) == held:
             return server.returncode  # the server stopped by itself
-        print("INFO    -  The project's code changed: starting the server again", file=sys.stderr, flush=True)
+        print(
+            "INFO    -  The project's code or configuration changed: starting the server again",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 DEFAULT_ADDR = "127.0.0.1:8000"  # MkDocs' own default
