@@ -11,6 +11,7 @@ import shutil
 
 import pytest
 
+from macros.sources import folders
 from tests.sitebuild import build, differing, edit, first_difference
 
 pytestmark = pytest.mark.build
@@ -25,11 +26,30 @@ def partial_included(root):
     edit(root / "lessons/masks/lesson.md", "## Padding", '{% include "lessons/shared/aside.md" %}\n\n## Padding')
 
 
+# Pages are made in folder order, and output-projection-and-head-order's page uses the numbers
+# of two-heads-separate-projections: when the latter's own page is made, its lesson is already
+# computed, and what the computation read reaches that page's record only from the earlier one
+# (macros/pages/book.py, Lessons.value).
+COMPUTED_FIRST, FIRST_USER = "two-heads-separate-projections", "output-projection-and-head-order"
+
+
+def fixture_numbers(root):
+    """A number in masks' fixture, and one in the fixture of a lesson another page computes first."""
+    edit(root / "lessons/masks/fixture.yaml", "[0, 1], [1, 1], [0, 2]]", "[0, 1], [1, 1], [0, 3]]")
+    edit(root / "lessons" / COMPUTED_FIRST / "fixture.yaml", "- [1, 1, -1, 1]", "- [2, 1, -1, 3]")
+
+
+def test_a_lesson_is_computed_first_for_another_page():
+    """What the fixture case above relies on: the other page uses the lesson and comes first."""
+    order = [folder.name for folder in folders.folders()]
+    assert order.index(FIRST_USER) < order.index(COMPUTED_FIRST)
+    user = (folders.LESSONS / FIRST_USER / folders.LESSON_FILE).read_text(encoding="utf-8")
+    assert f'lessons["{COMPUTED_FIRST}"]' in user
+
+
 EDITS = {
     "lesson prose": lambda root: edit(root / "lessons/masks/lesson.md", "A mask decides", "A mask, first, decides"),
-    "a fixture number": lambda root: edit(
-        root / "lessons/masks/fixture.yaml", "[0, 1], [1, 1], [0, 2]]", "[0, 1], [1, 1], [0, 3]]"
-    ),
+    "fixture numbers, one of a lesson computed first for another page": fixture_numbers,
     "a partial included from a lesson": lambda root: (root / "lessons/shared/aside.md").write_text(
         "Another aside.\n", encoding="utf-8"
     ),
