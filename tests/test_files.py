@@ -1,4 +1,5 @@
-"""Cache files written whole (macros/caching/whole_files.py) and the formula cache's JSON (macros/render/katex.py)."""
+"""Cache files written whole (macros/caching/whole_files.py) and the formula cache's JSON and
+keys (macros/render/katex.py)."""
 
 import json
 
@@ -46,3 +47,33 @@ def test_a_formula_cache_that_cannot_be_written_lets_the_build_go_on(tmp_path):
     renderer.results["x"], renderer.unsaved = "<span>x</span>", 1
     renderer.save()
     assert (tmp_path / "katex").read_text() == "not a folder" and renderer.unsaved == 1
+
+
+def test_the_formula_cache_is_keyed_by_katex_and_the_script_that_calls_it(tmp_path, monkeypatch):
+    """Another KaTeX, or other options (the Node script passes them), must find no formula
+    typeset before."""
+    from macros.render import katex
+    from tests.sitebuild import PROJECT
+
+    key = katex.cache_key(PROJECT)
+    other_katex = tmp_path / katex.KATEX
+    other_katex.parent.mkdir(parents=True)
+    other_katex.write_bytes((PROJECT / katex.KATEX).read_bytes() + b"\n")
+    assert katex.cache_key(tmp_path) != key
+    other_script = tmp_path / katex.SERVER.name
+    other_script.write_bytes(katex.SERVER.read_bytes() + b"\n")
+    monkeypatch.setattr(katex, "SERVER", other_script)
+    assert katex.cache_key(PROJECT) != key
+
+
+def test_a_formula_shown_inline_and_displayed_is_typeset_for_each(tmp_path):
+    """The formula cache tells the two apart: a displayed formula is centred on its own line."""
+    from macros.render.katex import KatexRenderer
+    from tests.sitebuild import PROJECT
+
+    renderer = KatexRenderer(PROJECT, cache=False)
+    try:
+        inline, displayed = renderer.render_all([("x^2", False), ("x^2", True)])
+    finally:
+        renderer.close()
+    assert "katex-display" in displayed and "katex-display" not in inline
