@@ -1,5 +1,5 @@
 """Command line: ``python -m macros trace PATH``, ``render DIR``, ``golden --out DIR``, ``claims``,
-``arithmetic`` and ``lesson SLUG``.
+``arithmetic``, ``practice`` and ``lesson SLUG``.
 
 ``trace`` prints a fixture's whole trace as JSON, for authors writing a lesson and for
 tools outside the site (``--path heads.1.weights`` selects one value, ``--decimals 3``
@@ -9,7 +9,9 @@ published values into the folder it is given, or with ``--changes-since REF`` pr
 recorded value that changed since a git ref, as Markdown. ``claims`` lists every claim of
 the book (where it is written, its sentence, the condition it checks) for claims_listing.
 ``arithmetic`` counts what the arithmetic check reads on each page and in each lesson's
-practice solutions, with every formula marked not arithmetic and why.
+practice solutions, with every formula marked not arithmetic and why. ``practice`` lists each
+lesson's practice: its kinds of question with their tolerance, its rules and what each refused,
+and one worked solution of each kind.
 ``lesson`` starts a new lesson from the
 starter in ``macros/tools/scaffold/`` and lists it in the track (``make lesson`` runs it).
 """
@@ -118,6 +120,12 @@ def arithmetic_command(args):
     print(arithmetic_listing.text(arithmetic_listing.listing(args.project, args.lessons or None)))
 
 
+def practice_command(args):
+    from macros.tools import practice_listing
+
+    print(practice_listing.text(practice_listing.listing(args.project, args.lessons or None)))
+
+
 def lesson_command(args):
     folder, chapter = scaffold.create(args.slug, args.title, args.chapter, args.lessons)
     print(f"created {shown_path(folder)}/ (fixture.yaml, lesson.md), listed last in the chapter {chapter!r}")
@@ -162,6 +170,12 @@ def main(argv=None):
     counted.add_argument("lessons", nargs="*", help="lesson folder names (default: every lesson)")
     counted.add_argument("--project", default=".", help="the project folder (lessons/)")
     counted.set_defaults(run=arithmetic_command)
+    drawn = commands.add_parser(
+        "practice", help="list each practice: its kinds of question, tolerance, rules and what they refused"
+    )
+    drawn.add_argument("lessons", nargs="*", help="lesson folder names (default: every lesson)")
+    drawn.add_argument("--project", default=".", help="the project folder (lessons/)")
+    drawn.set_defaults(run=practice_command)
     lesson = commands.add_parser("lesson", help="start a new lesson from the starter and add it to the track")
     lesson.add_argument("slug", help="the lesson's folder name: lowercase words joined by hyphens")
     lesson.add_argument("--title", help="the lesson's title (default: from the name)")

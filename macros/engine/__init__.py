@@ -19,7 +19,10 @@ order a lesson teaches it, each with a shape comment on its matrix lines.
   (the fused projection and batched heads); attention as current models run it:
   ``latent.py`` (multi-head latent attention), ``sinks.py`` (a sink logit, the first tokens
   kept under a window), ``linear.py`` (linear attention), ``paging.py`` (the paged KV cache);
-- counts and studies: ``cost.py``, ``decode_cost.py``, ``scale_study.py``;
+- counts and studies: ``cost.py``, ``decode_cost.py``, ``scale_study.py``; ``derived.py``: the
+  quantities a practice question may ask beyond a trace's entries (the weights without the
+  scale or at a temperature, one wide head, the fused queries' columns, tiles counted, a
+  cache's size);
   ``generation.py`` runs the generation steps a fixture asks for; ``variants.py`` gives a
   layer's changed copies without running attention again (heads reordered, the head average).
 

@@ -239,7 +239,7 @@ POSITION_STEP = dict(
 class HeadTrace:
     """One head, step by step. Shapes use n_q queries, n_k keys."""
 
-    Q: np.ndarray = published(MATRIX, practice=NOT_ASKED)  # (n_q, d_k)
+    Q: np.ndarray = published(MATRIX)  # (n_q, d_k)
     K: np.ndarray = published(MATRIX, practice=NOT_ASKED)  # (n_k, d_k)
     V: np.ndarray = published(MATRIX, practice=NOT_ASKED)  # (n_k, d_v)
     scores: np.ndarray = published(MATRIX)  # (n_q, n_k)  raw dot products
@@ -347,7 +347,9 @@ class Trace:
     output: np.ndarray = published(MATRIX)  # (n_q, d_out)
     # Sinusoidal positions (optional): the encodings and the encoded rows the heads project.
     PE: np.ndarray = published(MATRIX, **POSITION_STEP)  # (n, d_model)
-    X_encoded: np.ndarray = published(MATRIX, **POSITION_STEP)  # (n, d_model)
+    X_encoded: np.ndarray = published(
+        MATRIX, optional=True, step="positions", browser=NO_LAB, notebook=POSITIONS, partials=POSITIONS
+    )  # (n, d_model)
     source_PE: np.ndarray = published(MATRIX, **POSITION_STEP)  # (m, d_model)
     source_encoded: np.ndarray = published(MATRIX, **POSITION_STEP)  # (m, d_model)
     # A padded batch (optional): one whole layer per sequence; the trace itself is the first's.

@@ -1,23 +1,23 @@
-"""What a practice question asks, in a reader's words: its label, tolerance, range and worked solution.
+"""What a practice question asks, in a reader's words: its label, tolerance and range.
 
 A graded value is named by a path (``heads.1.weights.2.0``). The page never shows that path:
 it asks "In head 2, the weight the query at position 3 (“mouse”) gives the key at position 1
-(“cat”)", states how close an answer must be, refuses an answer outside the quantity's
-range with the reason (a weight lies between 0 and 1; a count is a whole number), and, after
-an attempt, shows the few values its worked solution needs, computed for that set of
-numbers. A path no entry here words is refused by the build (``quantity`` raises KeyError).
+(“cat”)", states how close an answer must be, and refuses an answer outside the quantity's
+range with the reason (a weight lies between 0 and 1; a count is a whole number). Its worked
+solution is macros/practice/worked.py's. A path no entry here words is refused by the build
+(``quantity`` raises KeyError).
+
+Words may use the set's own numbers (a temperature, a model's sizes, the keys a block holds):
+``quantity`` reads them from the set's record. Positions, heads, columns and blocks are
+counted from 1. Matrix names are written W_Q, d_k: the page shows the part after the
+underscore as a subscript (macros/render/practice.py, ``marked``).
 
 Tolerances fit the quantity: 0.01 for a number a reader computes by hand to a few decimals
-(a weight, a score, a reading), exact for a count.
+(a weight, a score, a reading, a size in GiB or a count in millions), exact for a count.
 """
 
 import re
 from dataclasses import dataclass
-
-import numpy as np
-
-from macros.render.arithmetic import note
-from macros.render.numbers import as_shown, byte_count, format_number, format_values, given
 
 HAND = 0.01  # within this of the computed value, a hand calculation counts
 
@@ -32,14 +32,26 @@ class Quantity:
     why: str = ""
 
     @property
+    def label(self):
+        """The question as the page writes it: a sentence's start."""
+        return self.words[:1].upper() + self.words[1:]
+
+    @property
     def stated(self):
         """How close an answer must be, as the question says it."""
         if self.whole:
-            return "Give the exact whole number."
-        return f"An answer counts when it is within {format_number(self.tolerance, 2)} of the computed value."
+            return "Give the exact whole number (digits may be grouped by commas: 12,288)."
+        return f"An answer counts when it is within {_plain(self.tolerance)} of the computed value."
+
+
+def _plain(x):
+    return f"{x:g}"
 
 
 WEIGHT = dict(low=0.0, high=1.0, why="a weight lies between 0 and 1")
+COUNT = dict(tolerance=0.0, low=0.0, whole=True, why="a count is a whole number, 0 or more")
+POSITIVE = dict(low=0.0, why="elu + 1 is above 0 on every entry, and so is a sum of such entries")
+SIZE = dict(low=0.0, why="a size is 0 or more")
 # What a pass through the layer (macros/engine/decode_cost.py) counts, as a question names it.
 PASS_FIELDS = {
     "macs": "the multiply-adds of",
@@ -51,8 +63,24 @@ PASS_FIELDS = {
     "bytes_read": "the bytes read (weights, keys and values) by",
     "cache_bytes": "the bytes of keys and values read by",
 }
-COUNT = dict(tolerance=0.0, low=0.0, whole=True, why="a count is a whole number, 0 or more")
-POSITIVE = dict(low=0.0, why="elu + 1 is above 0 on every entry, and so is a sum of such entries")
+# What one layer's cost table counts (macros/engine/cost.py), as a question names it.
+COST_WORDS = {
+    "projection_macs": "the multiply-adds of the projections (Q, K and V of every head)",
+    "score_macs": "the multiply-adds of the scores (every query with every key, in every head)",
+    "weighting_macs": "the multiply-adds of the weighting of the values",
+    "output_macs": "the multiply-adds of the output projection W_O",
+    "quadratic_macs": "the multiply-adds of the scores and the weighting of the values, every query with every key",
+    "causal_quadratic_macs": "the multiply-adds of the scores and the weighting under the causal mask",
+    "score_numbers": "the scores held (an n × n matrix per head)",
+    "kv_cache_numbers": "the numbers of keys and values held",
+}
+# A path's prefix that asks a large count in a unit a person writes (macros.practice.record.UNITS).
+UNIT_WORDS = {
+    "millions": "in millions",
+    "billions": "in billions",
+    "mib": "in MiB (2^20 bytes)",
+    "gib": "in GiB (2^30 bytes)",
+}
 
 
 @dataclass(frozen=True)
@@ -77,19 +105,42 @@ class Names:
     def key(self, i):
         return self.position(i, self.keys, "key")
 
+    def token(self, i):
+        return self.position(i, self.queries, "token")
+
     def head(self, h):
         return f"In head {h + 1}, " if self.n_heads > 1 else ""
 
 
-def _head_words(field, h, q, rest, names):
+def _head_field(rec, h, name):
+    try:
+        return rec.data["heads"][h].get(name) if rec is not None else None
+    except (KeyError, IndexError, TypeError):
+        return None
+
+
+def _head_words(field, h, q, rest, names, rec):
     """The question for a head's field at query ``q`` (and key or coordinate ``rest``)."""
     query = names.query(q)
     key = names.key(rest) if rest is not None else None
+    additive = rec is not None and rec.fixture.additive is not None
+    rotary = _head_field(rec, h, "theta") is not None
+    scores = {
+        "scores": f"the {'additive score' if additive else 'raw score'} of {key} for {query}"
+        + (", its query and key turned to their positions" if rotary else ""),
+        "scaled": f"the scaled score of {key} for {query}",
+    }
     words = {
-        "scores": (f"the raw score of {key} for {query}", {}),
-        "scaled": (f"the scaled score of {key} for {query}", {}),
+        "scores": (scores["scores"], {}),
+        "scaled": (scores["scaled"], {}),
         "capped": (f"the capped score of {key} for {query} (its scaled score after soft-capping)", {}),
-        "biased": (f"the score of {key} for {query}, scaled and with the bias added", {}),
+        "biased": (f"the score of {key} for {query}, scaled and with the ALiBi bias added", {}),
+        "Q": (
+            f"coordinate {(rest or 0) + 1} of {query}, turned to its position"
+            if rotary
+            else f"coordinate {(rest or 0) + 1} of the query row of {query}",
+            {},
+        ),
         "Q_normed": (f"coordinate {(rest or 0) + 1} of {query}, normalised (QK-norm)", {}),
         "K_normed": (f"coordinate {(rest or 0) + 1} of {names.key(q)}, normalised (QK-norm)", {}),
         "exps": (f"the exponential of the shifted score of {key} for {query}", WEIGHT),
@@ -100,8 +151,7 @@ def _head_words(field, h, q, rest, names):
         "phi_Q": (f"coordinate {(rest or 0) + 1} of φ(q) for {query} (elu + 1 of its query)", POSITIVE),
         "phi_K": (f"coordinate {(rest or 0) + 1} of φ(k) for {names.key(q)} (elu + 1 of its key)", POSITIVE),
         "normalizers": (
-            f"coordinate {(rest or 0) + 1} of the running normaliser N after "
-            f"{names.position(q, names.queries, 'token')}",
+            f"coordinate {(rest or 0) + 1} of the running normaliser N after {names.token(q)}",
             POSITIVE,
         ),
         "weights": (f"the weight {query} gives {key}", WEIGHT),
@@ -155,23 +205,134 @@ GRADIENT_WORDS = {
 }
 
 
-def quantity(path, names):
-    """The Quantity a path asks for; KeyError for a path no reader's words name yet."""
+def _unit(unit, path, names, rec):
+    """A large count asked in millions, MiB or GiB, to two decimals."""
+    inner = quantity(path, names, rec)
+    return Quantity(
+        f"{inner.words}, {UNIT_WORDS[unit]}",
+        why="a count is 0 or more" if unit in ("millions", "billions") else SIZE["why"],
+        low=0.0,
+    )
+
+
+def _keys_of(block):
+    start, stop = block
+    return f"key {start + 1}" if stop - start == 1 else f"keys {start + 1} to {stop}"
+
+
+def _tile_words(field, q, b, names, rec):
+    """A query's running value after a key block of FlashAttention's tiles."""
+    blocks = rec.data["tiles"]["key_blocks"] if rec is not None else None
+    which = f"key block {b + 1}" + (f" ({_keys_of(blocks[b])})" if blocks and b < len(blocks) else "")
+    if field == "running_max":
+        return Quantity(f"the running maximum of the scaled scores of {names.query(q)} after its tile with {which}")
+    return Quantity(
+        f"the running sum of the exponentials of {names.query(q)} after its tile with {which}",
+        low=1.0,
+        why="the running sum holds exp(0) = 1 for the largest score so far, so it is at least 1",
+    )
+
+
+def _cache_words(field, rec):
+    """A model's KV cache: its size after n tokens, or the tokens a budget holds."""
+    params = rec.params if rec is not None else {}
+    if field == "gib":
+        n = params.get("question_length", "n")
+        return Quantity(f"the KV cache of this model after {_count(n)} tokens, in GiB (2^30 bytes)", **SIZE)
+    if field == "tokens":
+        budget = params.get("budget_gib", "B")
+        return Quantity(f"how many tokens' keys and values fit in {_plain(float(budget))} GiB of cache", **COUNT)
+    if field == "bytes_per_token":
+        return Quantity("the bytes of cache each token leaves, in all layers and heads", **COUNT)
+    raise KeyError(field)
+
+
+def _fused_words(parts, names, rec):
+    """The fused projection of from-hand-to-code: an entry, and the head and column it belongs to."""
+    heads = rec.trace.n_heads if rec is not None else names.n_heads
+    match parts:
+        case ["Q", i, c]:
+            return Quantity(
+                f"the entry in row {int(i) + 1}, column {int(c) + 1} of the fused queries X W_Q, W_Q holding the "
+                "heads' W_Q side by side"
+            )
+        case ["head", c]:
+            return Quantity(
+                f"which head column {int(c) + 1} of the fused queries belongs to (its number)",
+                tolerance=0.0,
+                low=1.0,
+                high=float(heads),
+                whole=True,
+                why=f"the heads are numbered 1 to {heads}",
+            )
+        case ["column", c]:
+            return Quantity(
+                "which of that head's own query columns it is (counted from 1)",
+                tolerance=0.0,
+                low=1.0,
+                whole=True,
+                why="a column is numbered from 1",
+            )
+    raise KeyError(".".join(parts))
+
+
+def quantity(path, names, rec=None):
+    """The Quantity a path asks for, in the words of the set ``rec`` (a Record, for the words that
+    name its numbers); KeyError for a path no reader's words name yet."""
     parts = str(path).split(".")
     match parts:
+        case [("millions" | "billions" | "mib" | "gib") as unit, *rest] if rest:
+            return _unit(unit, ".".join(rest), names, rec)
         case ["batch", b, *rest]:
-            inner = quantity(".".join(rest), names)
+            inner = quantity(".".join(rest), names, rec)
             return Quantity(f"In sequence {int(b) + 1} of the batch, {_lower(inner.words)}", **_kept(inner))
         case ["heads", h, "states", q, r, c]:
-            token = names.position(int(q), names.queries, "token")
             return Quantity(
-                f"{names.head(int(h))}row {int(r) + 1}, column {int(c) + 1} of the running state M after {token}"
+                f"{names.head(int(h))}row {int(r) + 1}, column {int(c) + 1} of the running state M after "
+                f"{names.token(int(q))}"
             )
         case ["heads", h, field, q, *rest]:
-            return _head_words(field, int(h), int(q), int(rest[0]) if rest else None, names)
+            return _head_words(field, int(h), int(q), int(rest[0]) if rest else None, names, rec)
+        case ["unscaled", "heads", h, "weights", q, k]:
+            return Quantity(
+                f"{names.head(int(h))}without the division by √d_k (the softmax of the raw scores), the weight "
+                f"{names.query(int(q))} gives {names.key(int(k))}",
+                **WEIGHT,
+            )
+        case ["tempered", "heads", h, "weights", q, k]:
+            T = _plain(float(rec.params["asked_temperature"])) if rec is not None else "T"
+            return Quantity(
+                f"{names.head(int(h))}at temperature T = {T} (the scaled scores divided by {T} before the softmax), "
+                f"the weight {names.query(int(q))} gives {names.key(int(k))}",
+                **WEIGHT,
+            )
+        case ["wide", "weights" | "output" as field, q, k]:
+            width = len(rec.data["wide"]["Q"][0]) if rec is not None else "d"
+            one = (
+                f"with one head of width {width} in place of the {names.n_heads} heads (the same queries, keys and "
+                "values)"
+            )
+            if field == "weights":
+                return Quantity(f"{one}, the weight {names.query(int(q))} gives {names.key(int(k))}", **WEIGHT)
+            return Quantity(f"{one}, coordinate {int(k) + 1} of the reading of {names.query(int(q))}")
+        case ["fused", *rest]:
+            return _fused_words(rest, names, rec)
+        case ["tiles", "skipped" | "computed" as field]:
+            what = "skips (tiles in which the mask hides every key from every query)" if field == "skipped" else "runs"
+            return Quantity(f"how many tiles the causal pass {what}", **COUNT)
+        case ["tiles", "running_max" | "running_sum" as field, q, b]:
+            return _tile_words(field, int(q), int(b), names, rec)
+        case ["kv_cache", field]:
+            return _cache_words(field, rec)
+        case ["X_encoded", i, c]:
+            return Quantity(
+                f"coordinate {int(c) + 1} of the input row of {names.token(int(i))} with its position encoding "
+                "added (x + PE)"
+            )
         case ["latent", "c", q, c]:
-            token = names.position(int(q), names.queries, "token")
-            return Quantity(f"coordinate {int(c) + 1} of the latent row (the row of C = X W_DKV) of {token}")
+            return Quantity(
+                f"coordinate {int(c) + 1} of the latent row (the row of C = X W_DKV) of {names.token(int(q))}"
+            )
         case ["window" | "streaming" as how, "weights", h, q, k]:
             under = {
                 "window": "under the sliding window alone",
@@ -211,7 +372,7 @@ def quantity(path, names):
                     dict(low=1.0, why="the running sum is at least 1"),
                 ),
                 "rescale": (
-                    f"the factor that rescales the running sum of {names.query(int(q))} {after}",
+                    f"the factor that rescales the running sum of {names.query(int(q))} at block {int(b) + 1} of keys",
                     WEIGHT | {"why": "a rescale factor lies between 0 and 1"},
                 ),
             }[field]
@@ -223,10 +384,8 @@ def quantity(path, names):
             )
         case ["groups", g, "readings", h, q, *c]:
             coordinate = f"coordinate {int(c[0]) + 1} of " if c else ""
-            return Quantity(
-                f"with the query heads sharing key/value heads (the {_ordinal(int(g))} way of grouping them), "
-                f"{coordinate}query head {int(h) + 1}'s reading of {names.query(int(q))}"
-            )
+            how = _grouping(rec.data["groups"][int(g)], names) if rec is not None else "with shared key/value heads"
+            return Quantity(f"{how}: {coordinate}query head {int(h) + 1}'s reading of {names.query(int(q))}")
         case ["average", q, k]:
             return Quantity(
                 f"in the map averaged over the heads, the weight {names.query(int(q))} gives {names.key(int(k))}",
@@ -236,8 +395,7 @@ def quantity(path, names):
             what = "under the sliding window" if field == "pairs" else "under the causal mask alone"
             return Quantity(f"the number of query–key pairs {what}", **COUNT)
         case ["block", field, q, c] if field in BLOCK_WORDS:
-            token = names.position(int(q), names.queries, "token")  # a block's row is a token, not only a query
-            return Quantity(f"coordinate {int(c) + 1} of {BLOCK_WORDS[field]}, for {token}")
+            return Quantity(f"coordinate {int(c) + 1} of {BLOCK_WORDS[field]}, for {names.token(int(q))}")
         case ["backward", "heads", h, field, i, j] if field in GRADIENT_WORDS:
             what = GRADIENT_WORDS[field](int(i), int(j), names)
             return Quantity(f"{names.head(int(h))}the gradient of the loss with respect to {what}")
@@ -250,19 +408,46 @@ def quantity(path, names):
             which = {
                 "prefill": f"the prefill of a prompt of {n}",
                 "step": f"one decode step with the cache, when the text holds {n}, the new one included",
-                "uncached": f"one decode step without the cache (the whole text through the layer again), when "
+                "uncached": "one decode step without the cache (the whole text through the layer again), when "
                 f"the text holds {n}, the new one included",
             }[phase]
             return Quantity(f"in one layer, {PASS_FIELDS[field]} {which}", **COUNT)
-        case ["cost", i, field] if field.endswith(("_macs", "_numbers")):
-            kind = "multiply-adds" if field.endswith("_macs") else "numbers held"
-            part = field.rsplit("_", 1)[0].replace("_", " ")
-            return Quantity(f"the {kind} of the {part} step, in row {int(i) + 1} of the table", **COUNT)
+        case ["window_cost", i, "macs"]:
+            row = rec.data["window_cost"][int(i)] if rec is not None else {"n": "n", "window": "w"}
+            return Quantity(
+                f"at n = {_count(row['n'])} tokens under a sliding window of {_count(row['window'])} keys, the "
+                "multiply-adds of the scores and the weighting of the values in one layer",
+                **COUNT,
+            )
+        case ["cost", i, field] if field in COST_WORDS:
+            n = rec.data["cost"][int(i)]["n"] if rec is not None else None
+            at = f"at n = {n:,} tokens" if isinstance(n, int) else f"in row {int(i) + 1} of the table"
+            return Quantity(f"{at}, {COST_WORDS[field]} in one layer", **COUNT)
     raise KeyError(path)
 
 
-def _ordinal(i):
-    return ("first", "second", "third", "fourth", "fifth")[i] if i < 5 else f"{i + 1}th"
+def _grouping(variant, names):
+    """'With g = 2 key/value heads (query heads 1 and 2 read the first, …)': the grouping a
+    question uses, with which key/value head each query head reads."""
+    g, of = variant["kv_heads"], variant["kv_head_of"]
+    if g == 1:
+        return (
+            f"With one key/value head shared by all {len(of)} query heads (multi-query; its W_K and W_V are the "
+            "means of the query heads' own)"
+        )
+    groups = [[i + 1 for i, j in enumerate(of) if j == kv] for kv in range(g)]
+    said = "; ".join(
+        f"query heads {' and '.join(map(str, members))} read key/value head {kv + 1}"
+        for kv, members in enumerate(groups)
+    )
+    return (
+        f"With g = {g} key/value heads ({said}; each key/value head's W_K and W_V are the means of its query heads' "
+        "own)"
+    )
+
+
+def _count(n):
+    return f"{n:,}" if isinstance(n, int) else str(n)
 
 
 def _lower(text):
@@ -271,449 +456,3 @@ def _lower(text):
 
 def _kept(q):
     return dict(tolerance=q.tolerance, low=q.low, high=q.high, whole=q.whole, why=q.why)
-
-
-# ---------------------------------------------------------------- worked solutions
-
-
-def _row(values, places, visible=None):
-    texts = format_values(values, places)
-    if visible is not None:
-        texts = [t if seen else "−∞" for t, seen in zip(texts, visible, strict=True)]
-    return "[" + ", ".join(texts) + "]"
-
-
-def _factor(text):
-    """A number as a factor of a product: a negative one in parentheses."""
-    return f"({text})" if text.startswith("−") else text
-
-
-def _num(x, places):
-    return format_number(x, places)
-
-
-def _noted(from_shown, exact, places, operands):
-    """' The weights shown are rounded: …' after a sum of rounded terms when they give another
-    result at the shown places (the book's rounding note), else nothing."""
-    said = note(from_shown, exact, places, operands)
-    return f" {said}" if said else ""
-
-
-def _head_solution(head, field, q, rest, places):
-    scaled, visible = np.asarray(head["scaled"][q], dtype=object), head["visible"][q]
-    scaled = [0.0 if x is None else x for x in scaled]
-    weights = head["weights"][q]
-    lines = [f"The scaled scores: {_row(scaled, places, visible)}."]
-    if field == "biased":
-        scaled, bias = _num(head["scaled"][q][rest], places), _num(head["bias"][q][rest], places)
-        return [f"The scaled score {scaled} and the bias {bias} add up to {_num(head['biased'][q][rest], places)}."]
-    if field in ("scores", "scaled"):
-        lines = [f"The query row {_row(head['Q'][q], places)}, the key row {_row(head['K'][rest], places)}."]
-        lines.append(f"Their dot product is {_num(head['scores'][q][rest], places)}.")
-        if field == "scaled":
-            lines.append(f"Times 1/√d_k = {_num(head['scale'], places)}: {_num(head['scaled'][q][rest], places)}.")
-        return lines
-    lines.append(
-        f"Subtract the largest, {_num(head['shift'][q], places)}: the exponentials are "
-        f"{_row(head['exps'][q], places)}, adding up to {_num(head['sums'][q], places)}."
-        + _noted(as_shown(head["exps"][q], places).sum(), head["sums"][q], places, "exponentials")
-    )
-    if field == "weights":
-        lines.append(
-            f"Divided by that sum: {_row(weights, places)}; the one asked for is {_num(weights[rest], places)}."
-        )
-    elif field == "logsumexp":
-        # the tiles end with m = the shift and l = that sum, and save m + log l
-        shift, total = _num(head["shift"][q], places), _num(head["sums"][q], places)
-        lines.append(f"The log-sum-exp is m + log l = {shift} + log {total} ≈ {_num(head['logsumexp'][q], places)}.")
-    elif field == "output":
-        column = [row[rest] for row in head["V"]]
-        texts = zip(format_values(weights, places), format_values(column, places), strict=True)
-        terms = " + ".join(f"{w}·{_factor(v)}" for w, v in texts)
-        lines.append(f"The weights: {_row(weights, places)}.")
-        lines.append(f"Coordinate {rest + 1} of the value rows: {_row(column, places)}.")
-        from_shown = np.dot(as_shown(weights, places), as_shown(column, places))
-        lines.append(
-            f"The reading: {terms} ≈ {_num(head['output'][q][rest], places)}."
-            + _noted(from_shown, head["output"][q][rest], places, "weights")
-        )
-    return lines
-
-
-def _sum_line(terms, exact, places, operands):
-    """'a + b + c ≈ x', x the exact result; where the shown terms give another number at
-    ``places``, the same sentence the page adds (macros.render.arithmetic.note)."""
-    shown = as_shown(terms, places)
-    written = " + ".join(_factor(t) if i else t for i, t in enumerate(format_values(terms, places)))
-    sign = "=" if shown.sum() == exact else "≈"
-    return f"{written} {sign} {_num(exact, places)}." + _spaced(note(shown.sum(), exact, places, operands))
-
-
-def _products_line(a, b, exact, places, operands):
-    """'a₁·b₁ + a₂·b₂ ≈ x' from the numbers as shown, with the note where rounding shows."""
-    pairs = zip(format_values(a, places), format_values(b, places), strict=True)
-    written = " + ".join(f"{_factor(x) if i else x}·{_factor(y)}" for i, (x, y) in enumerate(pairs))
-    from_shown = float(np.dot(as_shown(a, places), as_shown(b, places)))
-    sign = "=" if from_shown == exact else "≈"
-    return f"{written} {sign} {_num(exact, places)}." + _spaced(note(from_shown, exact, places, operands))
-
-
-def _spaced(text):
-    return f" {text}" if text else ""
-
-
-def _latent_solution(data, fixture, q, c, places):
-    """An entry of the latent rows: the token's row of X times a column of W_DKV."""
-    x = fixture["X"][q]
-    column = [row[c] for row in fixture["latent"]["W_DKV"]]
-    return [
-        f"Token {q + 1}'s row of X: {_row(x, places)}; column {c + 1} of W_DKV: {_row(column, places)}.",
-        "Their dot product: " + _products_line(x, column, data["latent"]["c"][q][c], places, "entries"),
-    ]
-
-
-def _latent_key_lines(data, fixture, h, k, places):
-    """Where a latent head's key comes from: the token's latent row times the head's W_UK."""
-    up = fixture["latent"]["heads"][h]["W_UK"]
-    return [
-        f"The latent row of key {k + 1}: {_row(data['latent']['c'][k], places)}; times W_UK "
-        f"{'of head ' + str(h + 1) + ' ' if len(data['heads']) > 1 else ''}({_matrix(up, places)}), "
-        f"the key row: {_row(data['heads'][h]['K'][k], places)}."
-    ]
-
-
-def _matrix(M, places):
-    return "; ".join(_row(row, places) for row in M)
-
-
-def _sink_solution(head, sink, q, places):
-    """A row's weight on the sink: its visible scaled scores and the sink logit, through the
-    softmax that counts the sink."""
-    visible = head["visible"][q]
-    seen = [x for x, v in zip(head["scaled"][q], visible, strict=True) if v]
-    exps = [e for e, v in zip(head["exps"][q], visible, strict=True) if v]
-    sink_exp = head["sink_weight"][q] * head["sums"][q]
-    lines = [
-        f"The scaled scores of the keys it sees: {_row(seen, places)}; the sink logit: {_num(sink, places)}.",
-        f"Subtract the largest of them all, {_num(head['shift'][q], places)}: the keys' exponentials are "
-        f"{_row(exps, places)} and the sink's is {_num(sink_exp, places)}.",
-        "Their sum: " + _sum_line([*exps, sink_exp], head["sums"][q], places, "exponentials"),
-        f"The sink's exponential divided by that sum: {_num(head['sink_weight'][q], places)}.",
-    ]
-    return lines
-
-
-def _masked_solution(data, how, h, q, k, places):
-    """A weight under the window (or the window with the first tokens kept): the keys the row
-    sees there, their scaled scores, the softmax over them."""
-    weights = data[how]["weights"][h][q]
-    seen = [j for j, w in enumerate(weights) if w > 0]  # a visible key's weight is never 0 at these sizes
-    scaled = [data["heads"][h]["scaled"][q][j] for j in seen]
-    top = max(scaled)
-    exps = [float(np.exp(x - top)) for x in scaled]
-    total = sum(exps)
-    kept = "sees" if how == "window" else "sees, the first tokens kept,"
-    return [
-        f"The keys the query {kept} are at positions {_and([j + 1 for j in seen])}; their scaled scores: "
-        f"{_row(scaled, places)}.",
-        f"Subtract the largest, {_num(top, places)}: the exponentials are {_row(exps, places)}.",
-        "Their sum: " + _sum_line(exps, total, places, "exponentials"),
-        f"Each divided by the sum: {_row([e / total for e in exps], places)}; key {k + 1}'s is "
-        f"{_num(weights[k], places)}.",
-    ]
-
-
-def _and(items):
-    items = [str(x) for x in items]
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def _linear_solution(head, field, q, rest, places):
-    """Linear attention worked from the running state: φ(q), the column of the state M and the
-    normaliser N after the token that the coordinate needs, the reading φ(q) M / (φ(q) · N)."""
-    phi_q, M, N = head["phi_Q"][q], head["states"][q], head["normalizers"][q]
-    column = [row[rest] for row in M]
-    numerator, denominator = float(np.dot(phi_q, column)), float(np.dot(phi_q, N))
-    reading = head["output"][q][rest]
-    from_shown = as_shown(numerator, places) / as_shown(denominator, places)
-    return [
-        f"φ(q) = elu(q) + 1 of the query {_row(head['Q'][q], places)}: {_row(phi_q, places)}.",
-        f"Column {rest + 1} of the state M = Σ φ(k)ᵀ v over the keys it sees: {_row(column, places)}; "
-        f"the normaliser N = Σ φ(k): {_row(N, places)}.",
-        "φ(q) times that column: " + _products_line(phi_q, column, numerator, places, "entries"),
-        "φ(q) · N: " + _products_line(phi_q, N, denominator, places, "entries"),
-        f"The reading's coordinate {rest + 1}: {_num(numerator, places)} / {_num(denominator, places)} ≈ "
-        f"{_num(reading, places)}." + _spaced(note(from_shown, reading, places, "numbers")),
-    ]
-
-
-def _state_solution(head, q, r, c, places):
-    """An entry of the running state: Σ φ(k_j)[r] v_j[c] over the keys the token sees."""
-    seen = [j for j, v in enumerate(head["visible"][q]) if v]
-    phis = [head["phi_K"][j][r] for j in seen]
-    values = [head["V"][j][c] for j in seen]
-    return [
-        f"The keys the token sees: positions {_and([j + 1 for j in seen])}.",
-        f"Coordinate {r + 1} of φ(k) for each: {_row(phis, places)}; coordinate {c + 1} of each value: "
-        f"{_row(values, places)}.",
-        "M's entry is their products added: "
-        + _products_line(phis, values, head["states"][q][r][c], places, "entries"),
-    ]
-
-
-def _paged_solution(paged, field, places):
-    """Pages and unused slots, request by request, or the two sequences sharing a prompt."""
-    size = paged["page_size"]
-    if field == "fork":
-        fork = paged["fork"]
-        prompt, (first, second) = fork["prompt_length"], fork["continuations"]
-        filled = prompt % size
-        lines = [
-            f"The prompt's {prompt} tokens fill {prompt // size} whole page{'s' if prompt // size != 1 else ''}"
-            + (
-                f" and {filled} slot{'s' if filled != 1 else ''} of one more; both sequences hold these pages."
-                if filled
-                else "; both sequences hold them."
-            ),
-        ]
-        if fork["copied"]:
-            lines.append(
-                "The first sequence writes into the shared, partly filled page: it gets a copy first (copy on write), "
-                "and the second keeps the original."
-            )
-        tables = "; ".join(
-            f"sequence {i + 1}: pages {_and([p + 1 for p in t])}" for i, t in enumerate(fork["block_tables"])
-        )
-        lines.append(f"After {first} and {second} new tokens, the block tables are {tables}.")
-        held = sorted({page + 1 for table in fork["block_tables"] for page in table})
-        lines.append(
-            f"The pages in either table: {_and(held)}, {fork['pages']} in all (each sequence with its own copy of "
-            f"the prompt: {fork['separate_pages']})."
-        )
-        return lines
-    lines = []
-    for i, (n, pages) in enumerate(zip(paged["lengths"], paged["pages"], strict=True)):
-        if field == "paged":
-            lines.append(
-                f"Request {i + 1}: {n} token{'s' if n != 1 else ''} take{'s' if n == 1 else ''} ⌈{n}/{size}⌉ = "
-                f"{pages} page{'s' if pages != 1 else ''}, "
-                f"{pages * size} slots, {pages * size - n} unused."
-            )
-        else:
-            lines.append(
-                f"Request {i + 1}: {paged['max_length']} slots reserved, {n} used, {paged['max_length'] - n} unused."
-            )
-    wasted = paged["wasted_slots"][field]
-    lines.append(f"All together: {' + '.join(map(str, wasted))} = {paged['total_wasted'][field]}.")
-    return lines
-
-
-def solution(path, data, places, fixture=None):
-    """The worked solution's lines for one set of numbers: the few values it needs, as text.
-    ``fixture`` is the set's numbers (the fixture's JSON form), for a solution that starts from
-    an input the trace does not hold (X and W_DKV for a latent row, a head's sink logit)."""
-    parts = str(path).split(".")
-    match parts:
-        case ["latent", "c", q, c]:
-            return _latent_solution(data, fixture, int(q), int(c), places)
-        case ["heads", h, "scores", q, k] if "latent" in data:
-            return _latent_key_lines(data, fixture, int(h), int(k), places) + _head_solution(
-                data["heads"][int(h)], "scores", int(q), int(k), places
-            )
-        case ["heads", h, "sink_weight", q]:
-            return _sink_solution(data["heads"][int(h)], fixture["sink"]["logits"][int(h)], int(q), places)
-        case ["heads", h, "states", q, r, c]:
-            return _state_solution(data["heads"][int(h)], int(q), int(r), int(c), places)
-        case ["heads", h, "output" | "phi_Q" | "normalizers" as field, q, *rest] if "phi_Q" in data["heads"][int(h)]:
-            return _linear_solution(data["heads"][int(h)], field, int(q), int(rest[0]) if rest else 0, places)
-        case ["window" | "streaming" as how, "weights", h, q, k]:
-            return _masked_solution(data, how, int(h), int(q), int(k), places)
-        case ["paged", "total_wasted", field]:
-            return _paged_solution(data["paged"], field, places)
-        case ["paged", "fork", "pages"]:
-            return _paged_solution(data["paged"], "fork", places)
-        case ["batch", b, *rest]:
-            return solution(".".join(rest), data["batch"][int(b)], places, fixture)
-        case ["heads", h, field, q, *rest]:
-            return _head_solution(data["heads"][int(h)], field, int(q), int(rest[0]) if rest else None, places)
-        case ["output", q, c]:
-            column = [row[int(c)] for row in data["W_O"]]
-            return [
-                f"The heads' readings side by side: {_row(data['concat'][int(q)], places)}.",
-                f"Column {int(c) + 1} of W_O: {_row(column, places)}.",
-                f"Their dot product: {_num(data['output'][int(q)][int(c)], places)}.",
-            ]
-        case ["concat", q, c]:
-            return [f"The heads' readings side by side: {_row(data['concat'][int(q)], places)}."]
-        case ["average", q, _]:
-            weights = [_row(head["weights"][int(q)], places) for head in data["heads"]]
-            return [
-                f"Each head's weights for that query: {'; '.join(weights)}.",
-                f"Averaged entry by entry: {_row(data['average'][int(q)], places)}.",
-            ]
-        case ["swapped" | "swapped_with_blocks" as how, "output", q, c]:
-            return [
-                f"The readings side by side in the other order: {_row(data[how]['concat'][int(q)], places)}.",
-                f"Through W_O{' with its blocks moved' if how == 'swapped_with_blocks' else ''}: "
-                f"{_num(data[how]['output'][int(q)][int(c)], places)}.",
-            ]
-        case ["online", "heads", h, "blocks", b, field, q]:
-            block = data["online"]["heads"][int(h)]["blocks"][int(b)]
-            q = int(q)
-            return [
-                f"This block's scaled scores: {_row(block['scaled'][q], places)}.",
-                f"Running maximum {_num(block['m'][q], places)}; rescale factor {_num(block['rescale'][q], places)}; "
-                f"running sum {_num(block['l'][q], places)}.",
-            ]
-        case ["block", field, q, c]:
-            return _block_solution(data["block"], field, int(q), int(c), places)
-        case ["backward", "heads", h, "d_weights" | "d_V" | "d_scaled" | "d_scores" as field, i, j]:
-            return _backward_solution(data, int(h), field, int(i), int(j), places)
-        case ["backward", *rest]:
-            return [f"The computed gradient: {_num(_at(data, parts), places)}."] + _backward_note(rest)
-        case ["decoding", "heads", h, "steps", t, "reading", c]:
-            step = data["decoding"]["heads"][int(h)]["steps"][int(t)]
-            return [
-                f"The scaled scores against the {len(step['scaled'])} cached keys: {_row(step['scaled'], places)}.",
-                f"The weights: {_row(step['weights'], places)}.",
-                f"The reading: {_row(step['reading'], places)}.",
-            ]
-        case ["decode_cost", i, phase, field]:
-            done = data["decode_cost"][int(i)][phase]
-            n = {name: given(value) for name, value in done.items() if isinstance(value, int | float)}
-            lines = [
-                f"The layer's weight matrices: {n['weight_numbers']} numbers; the keys and values: "
-                f"{n['cache_numbers']} numbers ({n['keys']} of each, in every head).",
-                f"Numbers read: {n['numbers_read']}, times {byte_count(done['bytes_per_number'])}: "
-                f"{n['bytes_read']} bytes.",
-            ]
-            if field.endswith("macs"):
-                lines = [
-                    f"{n['tokens']} row{'s' if done['tokens'] > 1 else ''} projected; the last query meets "
-                    f"{n['keys']} keys.",
-                    f"Projections {n['projection_macs']}, scores {n['score_macs']}, weighting "
-                    f"{n['weighting_macs']}, W_O {n['output_macs']}: {n['macs']} in all.",
-                ]
-            return lines
-        case ["groups", g, "readings", h, q, *c]:
-            variant = data["groups"][int(g)]
-            shared = variant["kv_head_of"][int(h)] + 1
-            reading = _entry(variant["readings"][int(h)][int(q)], int(c[0]) if c else 0)
-            return [
-                f"Query head {int(h) + 1} reads key/value head {shared} of {variant['kv_heads']}.",
-                f"Its reading: {_num(reading, places)}.",
-            ]
-    return [f"The computed value: {_num(_at(data, parts), places)}."]
-
-
-def _block_solution(block, field, q, c, places):
-    """The rows a block step is computed from, for one token."""
-    row = lambda name: _row(block[name][q], places)  # noqa: E731
-    order = block["order"]
-    into_ffn = "norm_2" if order == "pre" else "norm_1"
-    if field in ("norm_1", "norm_2"):
-        return _norm_solution(block, field, q, places) + [
-            f"Its coordinate {c + 1}: {_num(block[field][q][c], places)}."
-        ]
-    lines = {
-        "attention": [f"The attention layer's output row: {row('attention')}."],
-        "residual_1": [f"The attention's output {row('attention')}, added to the block's input: {row('residual_1')}."],
-        "pre_activation": [
-            f"The feed-forward layer reads {row(into_ffn)}: times W_1, plus b_1: {row('pre_activation')}."
-        ],
-        "hidden": [f"Before the activation {row('pre_activation')}; after it {row('hidden')}."],
-        "ffn": [f"The hidden row {row('hidden')}, times W_2, plus b_2: {row('ffn')}."],
-        "residual_2": [f"The feed-forward output {row('ffn')}, added to what it read past: {row('residual_2')}."],
-        "output": [f"The block's output row: {row('output')}."],
-    }[field]
-    return lines + [f"Its coordinate {c + 1}: {_num(block[field][q][c], places)}."]
-
-
-def _norm_solution(block, field, q, places):
-    """A layer norm worked for one row: the row it reads, its mean, deviations and variance, the
-    divisor √(σ² + ε) and the result. The row read is not in the block's record for pre-norm's
-    first norm (it is the input x = residual_1 − attention); the divisor is read off the result,
-    |x − μ| / |LN(x)|, since ε is not in the record either."""
-    pre, residual_1 = block["order"] == "pre", np.asarray(block["residual_1"][q], dtype=float)
-    read, what = residual_1, "The first residual sum (the input plus the attention's output)"
-    if field == "norm_1" and pre:
-        read, what = residual_1 - np.asarray(block["attention"][q], dtype=float), "The block's input row"
-    elif field == "norm_2" and not pre:
-        read, what = np.asarray(block["residual_2"][q], dtype=float), "The second residual sum"
-    read = np.round(read, 12)  # x + a − a: the input's whole numbers print whole
-    deviations, normalised = read - read.mean(), np.asarray(block[field][q], dtype=float)
-    lines = [
-        f"{what}: {_row(read, places)}.",
-        f"Its mean: μ = {_num(read.mean(), places)}. The deviations x − μ: {_row(deviations, places)}.",
-    ]
-    if not np.any(normalised):
-        return lines + ["Every entry equals the mean, so every deviation is 0, and so is every normalised entry."]
-    divisor = np.linalg.norm(deviations) / np.linalg.norm(normalised)
-    return lines + [
-        f"Their variance, the mean of their squares: σ² = {_num(deviations.var(), places)}.",
-        f"Each deviation divided by √(σ² + ε) ≈ {_num(divisor, places)}: {_row(normalised, places)}.",
-    ]
-
-
-def _backward_solution(data, h, field, i, j, places):
-    """The few values a head's gradient is worked from by hand: the weights' gradient from the
-    reading's gradient and a value row; the values' gradient from a column of weights; the
-    scaled (or raw) scores' gradient from one row through the softmax, a ⊙ (da − da · a)."""
-    head, grads = data["heads"][h], data["backward"]["heads"][h]
-    d_Z = grads["d_output"]
-    if field == "d_weights":
-        return [
-            f"The gradient of the reading of query {i + 1}, dz (the upstream row times W_Oᵀ): {_row(d_Z[i], places)}.",
-            f"The value row of key {j + 1}: {_row(head['V'][j], places)}.",
-            f"Their dot product, dz · v: {_num(grads['d_weights'][i][j], places)}.",
-        ]
-    if field == "d_V":
-        column = [row[i] for row in head["weights"]]
-        coordinate = [row[j] for row in d_Z]
-        return [
-            f"The weight each query gives key {i + 1} (column {i + 1} of the weights): {_row(column, places)}.",
-            f"Coordinate {j + 1} of each reading's gradient dz: {_row(coordinate, places)}.",
-            f"Their dot product, a row of Aᵀ times a column of dZ: {_num(grads['d_V'][i][j], places)}.",
-        ]
-    weights, d_a = head["weights"][i], grads["d_weights"][i]
-    scaled = [0.0 if x is None else x for x in head["scaled"][i]]
-    lines = [
-        f"The scaled scores of query {i + 1}: {_row(scaled, places, head['visible'][i])}; their softmax, "
-        f"the weights: {_row(weights, places)}.",
-        f"Their gradient da, dz · each value row: {_row(d_a, places)}.",
-    ]
-    if not head["visible"][i][j]:
-        lines.append(f"Key {j + 1} is hidden from query {i + 1}: its weight is exactly 0, so its gradient is 0.")
-    else:
-        inner = sum(w * d for w, d in zip(weights, d_a, strict=True))
-        a, d = _num(weights[j], places), _num(d_a[j], places)
-        lines.append(f"da · a = {_num(inner, places)}.")
-        lines.append(
-            f"Entry {j + 1} of a ⊙ (da − da · a): {a} · ({d} − {_factor(_num(inner, places))}) ≈ "
-            f"{_num(grads['d_scaled'][i][j], places)}."
-        )
-    if field == "d_scores":
-        lines.append(f"Times 1/√d_k = {_num(head['scale'], places)}: {_num(grads['d_scores'][i][j], places)}.")
-    return lines
-
-
-def _backward_note(rest):
-    """What the gradient comes from, in a line, for the gradients a lesson works by hand."""
-    field = rest[-3] if rest and rest[0] == "heads" else rest[0] if rest else ""
-    return {
-        "d_V": ["d_V = Aᵀ · d_Z: column j of the weights times the reading's gradient."],
-        "d_weights": ["d_A = d_Z · Vᵀ: the reading's gradient times each value row."],
-        "d_scaled": ["d_S = A ⊙ (d_A − rowsum(d_A ⊙ A)), row by row."],
-        "d_W_O": ["d_W_O = concatᵀ · d_Y."],
-    }.get(field, [])
-
-
-def _entry(value, c):
-    """Coordinate c of a reading (a reading of width 1 is one number)."""
-    return value[c] if isinstance(value, list) else value
-
-
-def _at(data, parts):
-    for part in parts:
-        data = data[int(part)] if isinstance(data, list) else data[part]
-    return data

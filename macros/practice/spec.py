@@ -8,24 +8,37 @@
         heads[*].W_Q: {tenths: [-1, 1]}  # one-decimal values -1.0 … 1.0, for every head
         heads[1].W_V: {one_of: [0, 1], shape: [4, 2]}
         params.n: {ints: [4, 12]}      # a number of the lesson's params (a list: shape [k])
-      require: [no_tied_top_weight, scores_within: 8, no_fully_masked_row]
+        transformer.order: {one_of: [pre, post]}  # a setting written as a word
+      require: [no_tied_top_weight, scores_within: 8, no_zero_row: V]
       answer: heads.0.weights.2.0      # the graded values: paths as `python -m macros trace` prints them
+      # or, for questions of more than one kind, which the sets take in turn:
+      kinds:
+        - heads.0.weights.2.0          # sets 1, 3, 5, … (and 0, the lesson's own numbers)
+        - [unscaled.heads.0.weights.2.0, heads.0.weights.2.0]   # sets 2, 4, 6, …
 
 ``draw`` keys are the fixture's matrix fields as its error messages write them (``X``,
 ``Q``, ``K``, ``V``, ``W_O``, ``source``, ``heads[1].W_K``; ``[*]`` stands for every head),
-its params (``params.n``) and its whole-number settings (``window``, ``block_size``). Each
-value holds exactly one of ``ints: [lo, hi]`` (whole numbers), ``tenths: [lo, hi]``
-(one-decimal numbers) or ``one_of: [...]`` (a list of numbers to pick from), and an optional
-``shape`` (default: the lesson's own). Bounds are within ±1000.
+its params (``params.n``), its whole-number settings (``window``, ``block_size``,
+``query_block_size``) and the transformer block's ``transformer.order``. Each value holds
+exactly one of ``ints: [lo, hi]`` (whole numbers), ``tenths: [lo, hi]`` (one-decimal numbers)
+or ``one_of: [...]`` (a list to pick from: numbers, or words for a setting written as a word),
+and an optional ``shape`` (default: the lesson's own). Bounds are within ±1000 (±1,000,000
+for params, which hold sizes and lengths).
 
 ``require`` lists constraints, each a bare name or ``name: value`` (macros.practice.draw):
-``no_tied_top_weight`` (a margin, default 1e-6), ``scores_within: B``, ``no_fully_masked_row``.
+``no_tied_top_weight`` (a margin, default 1e-6), ``scores_within: B``, ``no_fully_masked_row``,
+``no_uniform_weights``, ``no_zero_row: V`` (X, Q, K, V or source), ``answer_not: [0, 1]``,
+``answers_differ``.
+Besides them, every set must differ from the sets before it (macros.practice.draw), so the
+block's draw space must hold more sets than ``variants``.
 
-``answer`` is one path or a list: into the layer (``heads.0.weights.2.0``, ``output.1.0``,
-``batch.1.heads.0.output.3.0``), the steps of generation (``online.heads.0.blocks.1.m.4``,
-``decoding.heads.0.steps.3.reading.0``, ``groups.1.readings.2.3.0``, ``decode_cost.0.step.macs``), or a layer with its
-heads swapped (``swapped.output.2.0``, ``swapped_with_blocks.output.2.0``). What each path
-is in a reader's words, its tolerance and its range come from macros.practice.quantities.
+``answer`` (or each entry of ``kinds``) is one path or a list: into the layer
+(``heads.0.weights.2.0``, ``output.1.0``, ``batch.1.heads.0.output.3.0``), the steps of
+generation (``online.heads.0.blocks.1.m.4``, ``decoding.heads.0.steps.3.reading.0``,
+``groups.1.readings.2.3.0``, ``decode_cost.0.step.macs``), a layer with its heads swapped
+(``swapped.output.2.0``), or a quantity computed from them (``tiles.skipped``,
+``unscaled.heads.0.weights.0.0``: macros.practice.record lists them). What each path is in a
+reader's words, its tolerance and its range come from macros.practice.quantities.
 """
 
 import math
@@ -37,18 +50,26 @@ from macros.sources.fixture import closest_field
 from macros.sources.found import describe
 
 BOUND = 1000
+PARAMS_BOUND = 10**6  # a size or length in params (tokens of a text, a window) may be drawn larger
 MAX_SIDE = 16
 DEFAULT_VARIANTS = 20
 MOST_VARIANTS = 50
-FIELDS = ("seed", "variants", "draw", "require", "answer")
+MOST_KINDS = 6
+FIELDS = ("seed", "variants", "draw", "require", "answer", "kinds")
 KINDS = ("ints", "tenths", "one_of")
 MATRICES = ("X", "Q", "K", "V", "W_O", "source")
-SETTINGS = ("window", "block_size")  # whole numbers a count question may draw anew
-# name -> (takes a value, default value or None when the value is required)
+SETTINGS = ("window", "block_size", "query_block_size")  # whole numbers a question may draw anew
+WORDS = {"transformer.order": ("transformer", "order")}  # settings written as a word
+ROWS = ("X", "Q", "K", "V", "source")  # the matrices no_zero_row may name
+# name -> (what its value is: None (no value), "number", "matrix" or "numbers"; default or None when required)
 CONSTRAINTS = {
-    "no_tied_top_weight": (True, 1e-6),
-    "scores_within": (True, None),
-    "no_fully_masked_row": (False, None),
+    "no_tied_top_weight": ("number", 1e-6),
+    "scores_within": ("number", None),
+    "no_fully_masked_row": (None, None),
+    "no_uniform_weights": (None, None),
+    "no_zero_row": ("matrix", None),
+    "answer_not": ("numbers", None),
+    "answers_differ": (None, None),
 }
 
 
@@ -64,6 +85,11 @@ class Draw:
     divide: int = 1
     values: tuple | None = None
 
+    @property
+    def choices(self):
+        """How many different values the field can take: every entry's choices multiplied."""
+        return (self.hi - self.lo + 1) ** math.prod(self.shape)
+
 
 @dataclass(frozen=True)
 class Spec:
@@ -73,7 +99,22 @@ class Spec:
     variants: int
     draws: tuple  # of Draw
     require: tuple  # of (name, value)
-    answers: tuple  # of record paths
+    kinds: tuple  # of tuples of record paths: the questions of each kind, which the sets take in turn
+
+    @property
+    def answers(self):
+        """Every path some set grades, each once, in the order written."""
+        return tuple(dict.fromkeys(path for kind in self.kinds for path in kind))
+
+    def kind_of(self, number):
+        """The kind of question set ``number`` asks: sets 1, 2, 3, … take the kinds in turn; set 0,
+        the lesson's own numbers, asks the first."""
+        return max(number - 1, 0) % len(self.kinds)
+
+    @property
+    def space(self):
+        """How many different sets of numbers the draws can give."""
+        return math.prod(draw.choices for draw in self.draws)
 
 
 def fnv1a(text):
@@ -89,17 +130,25 @@ def drawable_fields(base):
     fields = {name: (name,) for name in MATRICES if name in base}
     for i in range(len(base.get("heads", []))):
         for name in ("W_Q", "W_K", "W_V"):
-            fields[f"heads[{i}].{name}"] = ("heads", i, name)
+            if name in base["heads"][i]:
+                fields[f"heads[{i}].{name}"] = ("heads", i, name)
     for name in SETTINGS:
         if isinstance(base.get(name), int):
             fields[name] = (name,)
+    for name, keys in WORDS.items():
+        if isinstance(at(base, keys, None), str):
+            fields[name] = keys
     for name in base.get("params", {}):
         fields[f"params.{name}"] = ("params", name)
     return fields
 
 
-def at(data, path):
+def at(data, path, missing=KeyError):
     for key in path:
+        if not isinstance(data, dict | list) or (isinstance(data, dict) and key not in data):
+            if missing is KeyError:
+                raise KeyError(key)
+            return missing
         data = data[key]
     return data
 
@@ -146,18 +195,29 @@ class Reader:
             self.fail("", "a mapping with draw, require and answer", describe(practice))
         for key in practice:
             self.known(key, f".{key}", FIELDS)
-        for key in ("draw", "answer"):
-            if key not in practice:
-                self.fail(f".{key}", "this field", "nothing: it is missing")
+        if "draw" not in practice:
+            self.fail(".draw", "this field", "nothing: it is missing")
+        if ("answer" in practice) == ("kinds" in practice):
+            both = "both" if "answer" in practice else "nothing: it is missing"
+            self.fail(".answer", "this field, or kinds (questions of more than one kind) instead", both)
         seed = self.whole(practice["seed"], ".seed", 0, 2**32 - 1) if "seed" in practice else fnv1a(slug)
         variants = self.whole(practice.get("variants", DEFAULT_VARIANTS), ".variants", 1, MOST_VARIANTS)
-        return Spec(
+        spec = Spec(
             seed=seed,
             variants=variants,
             draws=self.draws(practice["draw"], base),
             require=self.require(practice.get("require", [])),
-            answers=self.answers(practice["answer"], known_paths),
+            kinds=self.kinds(practice, known_paths),
         )
+        if spec.space <= variants:
+            sizes = ", ".join(f"{draw.field}: {draw.choices}" for draw in spec.draws)
+            self.fail(
+                ".draw",
+                f"a draw space of more than {variants} sets of numbers, so that the {variants} sets differ "
+                "from each other and from the lesson's own",
+                f"{spec.space} ({sizes})",
+            )
+        return spec
 
     def draws(self, value, base):
         if not isinstance(value, dict) or not value:
@@ -192,17 +252,24 @@ class Reader:
             shape = tuple(self.whole(x, f"{path}.shape", 1, MAX_SIDE) for x in given)
         kind = kinds[0]
         where = f"{path}.{kind}"
+        bound = PARAMS_BOUND if keys[0] == "params" else BOUND
+        if name in WORDS:
+            if kind != "one_of" or not all(isinstance(x, str) for x in how.get("one_of") or [None]):
+                self.fail(where, "one_of: a list of the words this setting may take", describe(how[kind]))
+            return Draw(name, keys, (), 0, len(how["one_of"]) - 1, 1, tuple(how["one_of"]))
         if kind == "one_of":
             values = how["one_of"]
             if not isinstance(values, list) or not values or len(values) > BOUND:
                 self.fail(where, f"a list of 1 to {BOUND} numbers", describe(values))
             for i, x in enumerate(values):
-                if abs(self.number(x, f"{where}[{i}]")) > BOUND:
-                    self.fail(f"{where}[{i}]", f"a number within ±{BOUND}", describe(x))
+                if abs(self.number(x, f"{where}[{i}]")) > bound:
+                    self.fail(f"{where}[{i}]", f"a number within ±{bound:,}", describe(x))
+            if len(set(values)) != len(values):
+                self.fail(where, "a list of different numbers", describe(values))
             return Draw(name, keys, shape, 0, len(values) - 1, 1, tuple(float(x) for x in values))
         lo, hi = self.pair(how[kind], where, "numbers")
         if kind == "ints":
-            lo, hi, divide = *(self.whole(x, where, -BOUND, BOUND) for x in (lo, hi)), 1
+            lo, hi, divide = *(self.whole(x, where, -bound, bound) for x in (lo, hi)), 1
         else:
             lo, hi, divide = *(self.tenth(x, where) for x in (lo, hi)), 10
         if lo > hi:
@@ -234,31 +301,58 @@ class Reader:
             hint = f" (did you mean {close}?)" if close else ""
             self.fail(path, f"one of the constraints {', '.join(CONSTRAINTS)}", f"{describe(name)}{hint}")
         takes, default = CONSTRAINTS[name]
-        if not takes:
+        if takes is None:
             if value is not None:
                 self.fail(path, f"{name} alone, without a value", describe(value))
             return (name, None)
         if value is None:
             if default is None:
-                self.fail(path, f"{name}: a number", "no number")
+                self.fail(path, f"{name}: {self.what(takes)}", f"no {'number' if takes == 'number' else 'value'}")
             return (name, default)
-        if self.number(value, f"{path}.{name}") < 0:
-            self.fail(f"{path}.{name}", "a number of at least 0", describe(value))
+        where = f"{path}.{name}"
+        if takes == "matrix":
+            if value not in ROWS:
+                self.fail(where, f"one of the matrices {', '.join(ROWS)}", describe(value))
+            return (name, value)
+        if takes == "numbers":
+            if not isinstance(value, list) or not value:
+                self.fail(where, "a list of numbers", describe(value))
+            return (name, tuple(float(self.number(x, f"{where}[{i}]")) for i, x in enumerate(value)))
+        if self.number(value, where) < 0:
+            self.fail(where, "a number of at least 0", describe(value))
         return (name, float(value))
 
-    def answers(self, value, known_paths):
+    @staticmethod
+    def what(takes):
+        return {"number": "a number", "matrix": "a matrix name", "numbers": "a list of numbers"}[takes]
+
+    def kinds(self, practice, known_paths):
+        if "answer" in practice:
+            return (self.answers(practice["answer"], known_paths, ".answer"),)
+        value = practice["kinds"]
+        if not isinstance(value, list) or not 2 <= len(value) <= MOST_KINDS:
+            self.fail(
+                ".kinds", f"a list of 2 to {MOST_KINDS} kinds of question, each a path or a list", describe(value)
+            )
+        kinds = tuple(self.answers(kind, known_paths, f".kinds[{i}]") for i, kind in enumerate(value))
+        for i, kind in enumerate(kinds):
+            if kind in kinds[:i]:
+                self.fail(f".kinds[{i}]", "kinds that differ", f"the same questions as kinds[{kinds.index(kind)}]")
+        return kinds
+
+    def answers(self, value, known_paths, where):
         paths = value if isinstance(value, list) else [value]
         if not paths:
-            self.fail(".answer", "a path, or a list of them", "an empty list")
+            self.fail(where, "a path, or a list of them", "an empty list")
         for i, path in enumerate(paths):
-            where = ".answer" if not isinstance(value, list) else f".answer[{i}]"
+            at_path = where if not isinstance(value, list) else f"{where}[{i}]"
             found = known_paths(path) if isinstance(path, str) else None
             if isinstance(found, bool) or not isinstance(found, int | float):
                 got = describe(path)
                 if isinstance(path, str):
                     got += ", which names nothing computed" if found is None else f", which is {describe(found)}"
                 self.fail(
-                    where, "a path to one number, as `python -m macros trace` prints it (heads.0.weights.2.0)", got
+                    at_path, "a path to one number, as `python -m macros trace` prints it (heads.0.weights.2.0)", got
                 )
         return tuple(paths)
 

@@ -23,12 +23,12 @@ from macros.redo.latex import UnreadableError
 from macros.redo.tokens import Token
 
 PLAIN = re.compile(
-    r"(?P<space>\s+)|(?P<number>\d{1,3}(?:,\d{3})+(?![\d.])|\d+(?:\.\d+)?)"
+    r"(?P<space>\s+)|(?P<number>\d{1,3}(?:,\d{3})+(?!\d|\.\d)|\d+(?:\.\d+)?)"
     r"|(?P<word>[A-Za-zα-ωΑ-Ω][A-Za-zα-ωΑ-Ω_'’ᵀ²-]*)|(?P<relation>[=≈<>→])|(?P<operator>[-+−·×⊙*/])"
     r"|(?P<root>√)|(?P<infinity>∞)|(?P<open>[(\[])|(?P<close>[)\]])|(?P<comma>,)|(?P<stop>[.;:])|(?P<other>.)",
     re.S,
 )
-SIGNED = r"[−-]?(?:\d{1,3}(?:,\d{3})+(?![\d.])|\d+(?:\.\d+)?)"
+SIGNED = r"[−-]?(?:\d{1,3}(?:,\d{3})+(?!\d|\.\d)|\d+(?:\.\d+)?)"
 TOTAL = re.compile(rf"\badd(?:s|ing)? up to (?P<total>{SIGNED})")
 CLAUSE = re.compile(r"[:;]|\.(?!\d)")
 RELATED = re.compile(r"[=≈]|\badd(?:s|ing)? up to\b")

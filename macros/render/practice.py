@@ -17,14 +17,20 @@ The contract, for the script, the tests and outside tools:
   ``data-high``, ``data-whole``, ``data-why`` where the quantity has a range): one per graded
   value, its label in the reader's words, how close an answer must be, and its worked solution
   (``.abh-practice-solution``), hidden until it may open.
-- The data file sets ``window.abhPractice[slug] = {count, variants: [{variant, fixture,
-  answers, solutions, inputs: {tables: [[caption, rows of texts]], notes: [text]}}]}``,
-  answers and solutions in the order of the checks, numbers formatted as the page formats
-  them.
+- The data file sets ``window.abhPractice[slug] = {count, variants: [{variant, kind, fixture,
+  questions: [{path, label, stated, answer, tolerance, low, high, whole, why, solution}],
+  inputs: {tables: [[caption, rows of texts]], notes: [text]}}]}``: each set's own questions
+  (the sets of a lesson whose practice has several kinds of question take them in turn),
+  numbers formatted as the page formats them.
+
+Texts are plain: a matrix name is written as its symbol's letters, W_Q, d_k, and shown with
+what follows the underscore as a subscript (``marked`` here, ``marked`` in practice.js), as
+the page's math writes it.
 """
 
 import html
 import json
+import re
 
 from macros.engine import positions
 from macros.render import noscript
@@ -34,7 +40,14 @@ from macros.sources import folders
 HEADING = "## Practice on new numbers"
 MARKER = 'class="abh-practice"'
 DATA_FILE = folders.PRACTICE_FILE
-NAMES = {"W_Q": "W_Q", "W_K": "W_K", "W_V": "W_V", "W_O": "W_O", "X": "X", "Q": "Q", "K": "K", "V": "V"}
+# A symbol with a subscript in plain text: W_Q, d_k, d_model, W_DKV, θ_i, q_3 (not a word with an
+# underscore inside it). practice.js has the same pattern.
+SUBSCRIPT = re.compile(r"(?<![A-Za-z0-9_])([A-Za-zθ])_([A-Za-z0-9]+)")
+
+
+def marked(text):
+    """Plain text as HTML, each symbol's subscript in <sub>: W_O becomes W<sub>O</sub>."""
+    return SUBSCRIPT.sub(r"\1<sub>\2</sub>", html.escape(text))
 
 
 def _attrs(**values):
@@ -46,17 +59,21 @@ def _attrs(**values):
 
 
 # Questions whose answer is computed from the lesson's named numbers (params), not its matrices.
-FROM_PARAMS = ("cost", "decode_cost", "memory", "paged")
+FROM_PARAMS = ("cost", "decode_cost", "memory", "paged", "kv_cache", "window_cost")
+UNIT_PREFIXES = ("millions", "billions", "mib", "gib")
 
 
-def uses_params(practice):
-    """The kind of cost question the practice asks (computed from the lesson's params, not
-    its matrices), or None."""
-    kinds = [str(check.path).split(".")[0] for check in practice.checks]
-    return next((kind for kind in kinds if kind in FROM_PARAMS), None)
+def uses_params(questions):
+    """The kind of cost question a set asks (computed from the lesson's params, not its
+    matrices), or None."""
+    firsts = []
+    for question in questions:
+        parts = str(question.path).split(".")
+        firsts.append(parts[1] if parts[0] in UNIT_PREFIXES and len(parts) > 1 else parts[0])
+    return next((kind for kind in firsts if kind in FROM_PARAMS), None)
 
 
-def inputs(fixture, places, with_params=False):
+def inputs(fixture, places, with_params=False, given_rows=None):
     """The numbers a question is computed from, as (caption, rows of texts) and (caption, text):
     every matrix of the layer, head by head, and the settings that change what it computes."""
     tables, heads = [], fixture.get("heads", [])
@@ -86,6 +103,7 @@ def inputs(fixture, places, with_params=False):
         )
     if len(heads) > 1 and "W_O" not in fixture:
         notes.append("No W_O: the heads' readings, side by side, are the attention layer's output.")
+    notes += head_notes(fixture)
     if fixture.get("causal"):
         notes.append("The mask is causal: position i sees positions 1 to i.")
     if "key_length" in fixture:
@@ -102,16 +120,42 @@ def inputs(fixture, places, with_params=False):
     elif encoding == "rotary":
         base = fixture["positions"].get("base", 10000)
         notes.append(
-            f"Rotary positions, base {base:g}: the query and key at position p (counted from 0 here) turn each "
-            "coordinate pair (1, 2), (3, 4), … by p·θ_i, θ_i = base^(−2i/d_k)."
+            f"Rotary positions, base {base:g}: the query and key of the token at position p turn coordinate pair i "
+            "(coordinates 1 and 2 are pair 1, 3 and 4 pair 2, …) by (p − 1)·θ_i radians, with θ_i = "
+            "base^(−2(i − 1)/d_k): the first token is not turned."
         )
     tables += extra_tables(fixture, places)
+    if given_rows and "attention" in given_rows:
+        tables.append(
+            (
+                "a, the attention layer's output for each token (given: worked from X as the lesson does)",
+                format_rows(given_rows["attention"], places),
+            )
+        )
     notes += settings(fixture, places)
     if with_params == "paged":
         return [], paged_notes(fixture)
     if with_params:
         return [], model_notes(fixture.get("params", {}), with_params)
     return tables, notes
+
+
+def head_notes(fixture):
+    """How the layer's heads divide Q, K and V given directly, or share key/value heads."""
+    notes, n_heads = [], fixture.get("n_heads", 1)
+    if "Q" in fixture and n_heads > 1:
+        width = len(fixture["Q"][0]) // n_heads
+        parts = ", ".join(
+            f"head {h + 1} column {h + 1}"
+            if width == 1
+            else f"head {h + 1} columns {h * width + 1} to {h * width + width}"
+            for h in range(n_heads)
+        )
+        notes.append(
+            f"{n_heads} heads of width {width}: each reads its own columns of Q, K and V ({parts}), and scales its "
+            f"scores by 1/√{width}."
+        )
+    return notes
 
 
 # The sizes a decode-step question reads, in the reader's words ({} is the value): one layer
@@ -125,10 +169,36 @@ DECODE_WORDS = {
 }
 
 
+# The sizes a KV cache question reads: a model's, in the reader's words.
+CACHE_WORDS = {
+    "layers": "{} layers",
+    "n_heads": "of {} heads",
+    "d_k": "of width d_k = d_v = {},",
+    "bytes_per_number": "{} a number.",
+}
+
+
 def model_notes(params, kind):
     """The sizes a cost question is computed from, as sentences (numbers written with thousands
-    separators): for a decode step the model's sizes and the text's length, for other kinds
-    every named number."""
+    separators): for a decode step the model's sizes and the text's length, for a KV cache the
+    model's sizes, for other kinds every named number."""
+    if kind == "kv_cache":
+        values = {name: given(params[name]) for name in CACHE_WORDS}
+        values["bytes_per_number"] = byte_count(params["bytes_per_number"])
+        notes = ["A model of " + " ".join(CACHE_WORDS[name].format(value) for name, value in values.items())]
+        if "question_length" in params:
+            notes.append(f"The text holds {given(params['question_length'])} tokens.")
+        if "budget_gib" in params:
+            notes.append(f"The memory set aside for the cache: {params['budget_gib']:g} GiB.")
+        return notes
+    if kind in ("window_cost", "cost") and all(name in params for name in ("n_heads", "d_k", "lengths")):
+        said = f"A layer of {given(params['n_heads'])} heads of width d_k = {given(params['d_k'])}"
+        said += f" (d_model = {given(params['d_model'])})" if "d_model" in params else ""
+        said += f", on a text of n = {' and '.join(map(given, as_list(params['lengths'])))} tokens."
+        if "long_window" in params:
+            said += f" The sliding window: {given(params['long_window'])} keys (each token sees itself and the "
+            said += "tokens before it, at most that many)."
+        return [said]
     if kind != "decode_cost":
         return [f"{name} = {', '.join(map(given, as_list(value)))}" for name, value in params.items()]
     values = {name: " and ".join(map(given, as_list(params[name]))) for name in DECODE_WORDS}
@@ -206,9 +276,15 @@ def settings(fixture, places):
         notes.append(f"A sliding window of {w}: the query at position i sees the keys at positions i − {w - 1} to i.")
     notes += current_settings(fixture, places)
     if "query_block_size" in fixture:
-        notes.append(f"Tiles of {fixture['query_block_size']} queries by {fixture['block_size']} keys.")
+        b_q, b_k = fixture["query_block_size"], fixture["block_size"]
+        notes.append(
+            f"Tiles of {b_q} quer{'y' if b_q == 1 else 'ies'} by {b_k} key{'' if b_k == 1 else 's'}: the queries are "
+            f"cut into blocks of {b_q} and the keys into blocks of {b_k}, from the first (the last block may be "
+            "shorter)."
+        )
     elif "block_size" in fixture:
-        notes.append(f"The keys are read in blocks of {fixture['block_size']}.")
+        b_k = fixture["block_size"]
+        notes.append(f"The keys are read in blocks of {b_k}, from the first (the last block may be shorter).")
     block = fixture.get("transformer")
     if block:
         order = "before each sublayer (pre-norm)" if block["order"] == "pre" else "after each residual sum (post-norm)"
@@ -250,34 +326,33 @@ def current_settings(fixture, places):
     return notes
 
 
-def inputs_html(fixture, places, with_params=False):
-    tables, notes = inputs(fixture, places, with_params)
+def inputs_html(fixture, places, with_params=False, given_rows=None):
+    tables, notes = inputs(fixture, places, with_params, given_rows)
     figures = "".join(
-        f'<figure><figcaption>{html.escape(caption)}</figcaption><table class="abh-matrix">'
+        f'<figure><figcaption>{marked(caption)}</figcaption><table class="abh-matrix">'
         + "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
         + "</table></figure>"
         for caption, rows in tables
     )
-    said = "".join(f"<p>{html.escape(note)}</p>" for note in notes)
+    said = "".join(f"<p>{marked(note)}</p>" for note in notes)
     return f'<div class="abh-practice-inputs">{figures}{said}</div>'
 
 
-def check_item(check, answer, solution):
-    q = check.quantity
+def check_item(question):
+    q = question.quantity
     attrs = _attrs(
-        data_path=check.path,
-        data_answer=repr(float(answer)),
+        data_path=question.path,
+        data_answer=repr(float(question.answer)),
         data_tolerance=repr(float(q.tolerance)),
         data_low=None if q.low is None else repr(float(q.low)),
         data_high=None if q.high is None else repr(float(q.high)),
         data_whole="true" if q.whole else None,
         data_why=q.why or None,
     )
-    label = q.words[:1].upper() + q.words[1:]
-    lines = "".join(f"<li>{html.escape(line)}</li>" for line in solution)
+    lines = "".join(f"<li>{marked(line)}</li>" for line in question.solution)
     return (
         f'<li class="abh-practice-check" {attrs}>'
-        f'<span class="abh-practice-label">{html.escape(label)}.</span> '
+        f'<span class="abh-practice-label">{marked(q.label)}.</span> '
         f'<span class="abh-practice-tolerance">{html.escape(q.stated)}</span>'
         f'<div class="abh-practice-solution" hidden><p>Worked solution</p><ol>{lines}</ol></div></li>'
     )
@@ -291,10 +366,7 @@ def element(lesson):
     if practice is None:
         return ""
     own = practice.variants[1] if len(practice.variants) > 1 else practice.variants[0]
-    items = "\n".join(
-        check_item(check, answer, solution)
-        for check, answer, solution in zip(practice.checks, own.answers, own.solutions, strict=True)
-    )
+    items = "\n".join(check_item(question) for question in own.questions)
     attrs = _attrs(
         data_practice=lesson.slug,
         data_variant=own.number,
@@ -307,7 +379,7 @@ def element(lesson):
         f'<div class="abh-practice" {attrs} data-search-exclude>\n'
         '<p class="abh-practice-intro">The same kind of question on new numbers. With scripts on, '
         "<em>New numbers</em> gives another set, and the answers are checked for you.</p>\n"
-        f"{inputs_html(own.fixture, lesson.decimals, uses_params(practice))}\n"
+        f"{inputs_html(own.fixture, lesson.decimals, uses_params(own.questions), own.given)}\n"
         f'<ol class="abh-practice-checks">\n{items}\n</ol>\n'
         f"{noscript.notice('Drawing new numbers and checking your answers here')}\n</div>"
     )
@@ -324,8 +396,8 @@ def data_script(lesson):
     """The text of the lesson's practice.js: its sets of new numbers, for the page's script,
     each with the tables and notes of its numbers as the page shows them."""
     data = lesson.practice.to_data()
-    for variant in data["variants"]:
-        tables, notes = inputs(variant["fixture"], lesson.decimals, uses_params(lesson.practice))
+    for variant, own in zip(data["variants"], lesson.practice.variants, strict=True):
+        tables, notes = inputs(variant["fixture"], lesson.decimals, uses_params(own.questions), own.given)
         variant["inputs"] = {"tables": [[caption, rows] for caption, rows in tables], "notes": notes}
     data = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
     slug = json.dumps(lesson.slug)

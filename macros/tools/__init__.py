@@ -8,6 +8,8 @@ imports them.
   claims``);
 - ``arithmetic_listing.py``: what the arithmetic check reads on each page and in each
   practice's worked solutions (``python -m macros arithmetic``);
+- ``practice_listing.py``: each lesson's practice, its kinds of question, rules and what they
+  refused (``python -m macros practice``);
 - ``lint.py``: how much of each lesson template is logic rather than prose;
 - ``export.py``: the book as plain Markdown (``python -m macros render DIR``);
 - ``twin_contract.py``: the browser twin's copy of the trace contract (``make contract``);

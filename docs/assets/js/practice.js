@@ -10,15 +10,17 @@
  *   classic <script src>, not fetch(), so that a page opened from a folder on disk loads it too.
  * - ?variant=N shows set N, 0 to data-count (0 is the lesson's own); anything else shows the
  *   page's own set with a notice. New numbers goes to the next set and puts it in the address.
- * - Showing a set sets data-variant and data-fixture, and each check's data-answer and worked
- *   solution; the inputs are drawn again from the set's tables and notes, texts as the build
- *   formatted them.
+ * - Showing a set sets data-variant and data-fixture and puts up that set's own questions (a
+ *   lesson whose practice has several kinds of question gives the sets kinds in turn): each
+ *   check's label, tolerance, range, data-answer and worked solution; the inputs are drawn again
+ *   from the set's tables and notes, texts as the build formatted them. A symbol's subscript
+ *   in those texts (W_Q, d_k) is shown as a subscript (`marked`, the twin of render/practice.py's).
  * - Grading is the lesson checks' (checks.js): the typed number read by parseNumber, within
  *   data-tolerance is right (the boundary counts); an answer outside the quantity's range
  *   (data-low, data-high, data-whole) is refused with the reason (data-why) and not counted.
  * - A check's worked solution opens after a right answer or SOLUTION_AFTER evaluated attempts.
  * - State: page.state.practice = {<variant>: [{value, attempts, right, landed}]}, one entry per
- *   check; the lesson's reset empties it.
+ *   check of that set; the lesson's reset empties it.
  */
 
 import { gradedAnswer, opensAfter, SOLUTION_AFTER } from "./checks.js";
@@ -71,17 +73,58 @@ function loadSets(slug, source) {
   return loading.get(slug);
 }
 
+// A symbol with a subscript in plain text: W_Q, d_k, d_model, θ_i, q_3 (macros/render/practice.py: SUBSCRIPT).
+const SUBSCRIPT = /(?<![A-Za-z0-9_])([A-Za-zθ])_([A-Za-z0-9]+)/g;
+
+/** Plain text as nodes, each symbol's subscript in a <sub>: "W_O" becomes W<sub>O</sub>. */
+export function marked(text) {
+  const nodes = [];
+  let last = 0;
+  for (const match of String(text).matchAll(SUBSCRIPT)) {
+    nodes.push(text.slice(last, match.index) + match[1], make("sub", {}, match[2]));
+    last = match.index + match[0].length;
+  }
+  nodes.push(String(text).slice(last));
+  return nodes.filter((node) => node !== "");
+}
+
 /** The inputs panel of a set: a table per matrix, a paragraph per note, texts as given. */
 function inputsPanel({ tables = [], notes = [] }) {
   const figures = tables.map(([caption, rows]) =>
     make(
       "figure",
       {},
-      make("figcaption", {}, caption),
+      make("figcaption", {}, ...marked(caption)),
       make("table", { className: "abh-matrix" }, ...rows.map((row) => make("tr", {}, ...row.map((cell) => make("td", {}, cell))))),
     ),
   );
-  return [...figures, ...notes.map((note) => make("p", {}, note))];
+  return [...figures, ...notes.map((note) => make("p", {}, ...marked(note)))];
+}
+
+/** A question as the build writes it (render/practice.py: check_item), from a set's data. */
+function questionItem(question) {
+  const data = {
+    "data-path": question.path,
+    "data-answer": String(question.answer),
+    "data-tolerance": String(question.tolerance),
+  };
+  if (question.low !== null && question.low !== undefined) data["data-low"] = String(question.low);
+  if (question.high !== null && question.high !== undefined) data["data-high"] = String(question.high);
+  if (question.whole) data["data-whole"] = "true";
+  if (question.why) data["data-why"] = question.why;
+  return make(
+    "li",
+    { className: "abh-practice-check", ...data },
+    make("span", { className: "abh-practice-label" }, ...marked(question.label), "."),
+    " ",
+    make("span", { className: "abh-practice-tolerance" }, question.stated),
+    make(
+      "div",
+      { className: "abh-practice-solution", hidden: true },
+      make("p", {}, "Worked solution"),
+      make("ol", {}, ...question.solution.map((line) => make("li", {}, ...marked(line)))),
+    ),
+  );
 }
 
 /** One check of the practice: its answer form, range and worked solution. */
@@ -124,12 +167,6 @@ function practiceCheck(item, index, page, current, onChange) {
 
   return {
     ...check,
-    /** Shows this set's answer and solution lines. */
-    show(answer, solutionLines) {
-      data.answer = String(answer);
-      lines.replaceChildren(...solutionLines.map((line) => make("li", {}, line)));
-      solution.open = false;
-    },
     render() {
       check.render();
       step.render(opensAfter(SOLUTION_AFTER, check.attempts(), true));
@@ -141,19 +178,18 @@ export function makePractice(element, page) {
   const slug = element.dataset.practice;
   const count = Number(element.dataset.count) || 0;
   const source = element.dataset.source;
-  const items = [...element.querySelectorAll("li.abh-practice-check[data-path][data-answer]")];
+  const list = element.querySelector(".abh-practice-checks") ?? element.appendChild(make("ol", { className: "abh-practice-checks" }));
   const inputs = element.querySelector(".abh-practice-inputs") ?? make("div", { className: "abh-practice-inputs" });
   // The set the build wrote into the page (set 1: new numbers, so that no answer is one the lesson
   // showed); it needs no data file. The others, the lesson's own set 0 among them, are in it.
   const first = {
     variant: Number(element.dataset.variant) || 0,
     fixture: element.dataset.fixture,
-    answers: items.map((item) => Number(item.dataset.answer)),
-    solutions: items.map((item) => [...item.querySelectorAll(".abh-practice-solution li")].map((li) => li.textContent)),
+    // kept as built: each showing enhances fresh copies
+    items: [...list.querySelectorAll("li.abh-practice-check[data-path][data-answer]")].map((item) => item.cloneNode(true)),
     panel: [...inputs.childNodes],
   };
   const current = { number: 0 };
-
   const title = make("p", { className: "abh-practice-title", "aria-live": "polite" });
   const newNumbers = make("button", { type: "button", className: "abh-button abh-new-numbers" }, "New numbers");
   const ownNumbers = make("button", { type: "button", className: "abh-button abh-own-numbers" }, "The lesson's numbers");
@@ -167,20 +203,26 @@ export function makePractice(element, page) {
     );
   inputs.before(title, make("div", { className: "abh-practice-actions" }, newNumbers, " ", ownNumbers, " ", link), notice);
 
-  const checks = items.map((item, index) => practiceCheck(item, index, page, current, (evaluated) => (evaluated ? page.refresh() : page.save())));
+  let checks = [];
+  const onChange = (evaluated) => (evaluated ? page.refresh() : page.save());
+  /** The checks of a set: the page's own items for the page's set, else items made from its data. */
+  function putUp(items) {
+    list.replaceChildren(...items);
+    checks = items.map((item, index) => practiceCheck(item, index, page, current, onChange));
+  }
 
   function say(text) {
     notice.textContent = text;
     notice.hidden = !text;
   }
 
-  /** Shows a set: {variant, fixture (JSON text for set 0), answers, solutions, panel or inputs}. */
+  /** Shows a set: {variant, fixture (JSON text for the page's set), items or questions, panel or inputs}. */
   function show(set) {
     current.number = set.variant;
     element.dataset.variant = String(set.variant);
     element.dataset.fixture = typeof set.fixture === "string" ? set.fixture : JSON.stringify(set.fixture);
     inputs.replaceChildren(...(set.panel ?? inputsPanel(set.inputs ?? {})));
-    checks.forEach((check, i) => check.show(set.answers[i], set.solutions[i] ?? []));
+    putUp(set.items ? set.items.map((item) => item.cloneNode(true)) : (set.questions ?? []).map(questionItem));
     title.textContent =
       set.variant === 0 ? "The lesson's own numbers (set 0)." : `New numbers: set ${set.variant} of ${count}.`;
     link.setAttribute("href", addressOf(set.variant, first.variant));

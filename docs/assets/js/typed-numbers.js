@@ -4,7 +4,8 @@
  *
  * "−" (U+2212) and "–" count as a minus sign; a comma counts as the decimal point only when
  * it cannot be a thousands separator ("0,46", "12,5", "1,2345" yes; "1,376" is refused with a
- * message, since it could be 1.376 or 1376).
+ * message, since it could be 1.376 or 1376). Where the answer is a whole number (a count), commas
+ * that group digits by three are thousands separators: "12,288" and "1,572,864" are read whole.
  */
 
 import { MINUS } from "./format.js";
@@ -12,6 +13,12 @@ import { MINUS } from "./format.js";
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i;
 const DECIMAL_COMMA = /^[+-]?\d+,\d+$/;
 const THOUSANDS_LOOKALIKE = /^[+-]?[1-9]\d{0,2},\d{3}$/;
+const GROUPED = /^\s*[+\-\u2212]?[1-9]\d{0,2}(,\d{3})+\s*$/;
+
+/** A count as typed, its digits grouped by commas ("12,288"), without the separators. */
+export function ungrouped(raw) {
+  return GROUPED.test(String(raw)) ? String(raw).replace(/,/g, "") : raw;
+}
 
 /** {value} for a finite number, else {error}: "empty", "ambiguous", "too-large" or "not-a-number". */
 export function parseNumber(raw) {
@@ -46,9 +53,9 @@ export const INPUT_NOTICES = {
  * quantity's range: `low`, `high`, `whole`, said with `why`), else {right}.
  */
 export function grade(raw, answer, tolerance, range = {}) {
-  const parsed = parseNumber(raw);
-  if (parsed.error) return { notice: INPUT_NOTICES[parsed.error] };
   const { low = null, high = null, whole = false, why = "" } = range;
+  const parsed = parseNumber(whole ? ungrouped(raw) : raw);
+  if (parsed.error) return { notice: INPUT_NOTICES[parsed.error] };
   const outside = (low !== null && parsed.value < low) || (high !== null && parsed.value > high);
   if (outside || (whole && !Number.isInteger(parsed.value))) {
     const reason = why || (whole ? "the answer is a whole number" : "the answer cannot take that value");
