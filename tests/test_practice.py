@@ -7,6 +7,7 @@ graded path; hand-written paths and labels; the author guide's messages (docs/au
 """
 
 import shutil
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -14,7 +15,7 @@ import pytest
 from macros import lessons
 from macros.engine import decode_cost
 from macros.errors import FixtureError
-from macros.practice import build, draw, quantities, record, spec
+from macros.practice import build, draw, quantities, record, spec, worked
 from macros.sources.fixture import merged_data, validate
 from tests import computed
 from tests.sitebuild import PROJECT
@@ -67,10 +68,10 @@ class TestDrawing:
     def test_every_set_holds_its_constraints_and_its_answers_are_numpys(self, slug):
         lesson = computed.lesson(slug)
         for variant in lesson.practice.variants[1:]:  # variant 0, the lesson's own, has no constraints
-            trace = validate("variant.yaml", variant.fixture).run()
-            assert draw.first_failure(lesson.practice.spec, trace) is None
             rec = record.computed(variant.fixture, "variant.yaml")
-            assert variant.answers == tuple(rec.value(c.path) for c in lesson.practice.checks)
+            asked = {q.path: q.quantity.tolerance for q in variant.questions}
+            assert draw.first_failure(lesson.practice.spec, rec, asked) is None
+            assert variant.answers == tuple(rec.value(q.path) for q in variant.questions)
 
     def test_the_default_seed_is_the_folder_names_hash(self):
         # FNV-1a 32 of "a" is 0xE40C292C (the FNV reference vectors)
@@ -120,42 +121,56 @@ class TestQuantities:
         normalised = (x - 1) / np.sqrt(2 + 1e-5)
         block = {"order": "pre", "residual_1": [(x + attention).tolist()], "attention": [attention.tolist()]}
         block["norm_1"] = [normalised.tolist()]
-        assert quantities.solution("block.norm_1.0.0", {"block": block}, 3) == [
+        assert worked.solution("block.norm_1.0.0", SimpleNamespace(data={"block": block}), 3, {}) == [
             "The block's input row: [3, 1, 1, −1].",
-            "Its mean: μ = 1. The deviations x − μ: [2, 0, 0, −2].",
+            "The layer norm of [3, 1, 1, −1]: its mean μ = (3 + 1 + 1 + (−1)) / 4 = 1. The deviations x − μ: "
+            "[2, 0, 0, −2].",
             "Their variance, the mean of their squares: σ² = 2.",
             "Each deviation divided by √(σ² + ε) ≈ 1.414: [1.414, 0.000, 0.000, −1.414].",
             "Its coordinate 1: 1.414.",
         ]
         post = {"order": "post", "residual_1": [[0.0] * 4], "residual_2": [x.tolist()], "norm_2": [normalised.tolist()]}
-        assert (
-            quantities.solution("block.norm_2.0.3", {"block": post}, 3)[0] == "The second residual sum: [3, 1, 1, −1]."
-        )
+        lines = worked.solution("block.norm_2.0.3", SimpleNamespace(data={"block": post}), 3, {})
+        assert lines[0] == "The second residual sum: [3, 1, 1, −1]."
         flat = {"order": "pre", "residual_1": [[1.0] * 4], "attention": [[0.0] * 4], "norm_1": [[0.0] * 4]}
-        assert "every deviation is 0" in quantities.solution("block.norm_1.0.0", {"block": flat}, 3)[2]
+        assert (
+            "every deviation is 0"
+            in worked.solution("block.norm_1.0.0", SimpleNamespace(data={"block": flat}), 3, {})[2]
+        )
         assert quantities.quantity("block.norm_1.2.1", self.NAMES).words == (
             "coordinate 2 of the first layer norm's output, for the token at position 3 (“mouse”)"
         )
 
     def test_a_log_sum_exp_solution_ends_with_m_plus_log_l(self):
         # FlashAttention's saved value: the stable softmax's shift plus the log of its sum;
-        # hand values: scores [0, log 3] give exponentials [1/3, 1] around the shift log 3
+        # hand values: one query q = [1] (d_k = 1, so the scale is 1) and keys [0] and
+        # [log 3] give scores [0, log 3], exponentials [1/3, 1] around the shift log 3
         # (1.099), sum 4/3 (1.333), and log-sum-exp log 4 (1.386)
+        log3 = float(np.log(3))
         head = {
-            "scaled": [[0.0, float(np.log(3))]],
+            "Q": [[1.0]],
+            "K": [[0.0], [log3]],
+            "scores": [[0.0, log3]],
+            "scale": 1.0,
+            "scaled": [[0.0, log3]],
             "visible": [[True, True]],
             "weights": [[0.25, 0.75]],
-            "shift": [float(np.log(3))],
+            "shift": [log3],
             "exps": [[1 / 3, 1.0]],
             "sums": [4 / 3],
             "logsumexp": [float(np.log(4))],
         }
-        lines = quantities.solution("heads.0.logsumexp.0", {"heads": [head]}, 3)
+        lines = worked.solution("heads.0.logsumexp.0", SimpleNamespace(data={"heads": [head]}), 3, {})
         assert lines[-1] == "The log-sum-exp is m + log l = 1.099 + log 1.333 ≈ 1.386."
 
     def test_a_path_without_words_is_refused(self):
         with pytest.raises(KeyError):
             quantities.quantity("heads.0.plain_sums.0", self.NAMES)
+
+    def test_a_path_without_a_worked_solution_is_refused(self):
+        """No question ships with "The computed value: 18.": a path with no working is a KeyError."""
+        with pytest.raises(KeyError):
+            worked.solution("window.pairs", SimpleNamespace(data={}), 3, {})
 
     def test_what_a_generated_token_costs_is_an_exact_count_in_words(self):
         step = quantities.quantity("decode_cost.1.step.bytes_read", self.NAMES)
@@ -170,15 +185,23 @@ class TestQuantities:
         with pytest.raises(KeyError):
             quantities.quantity("decode_cost.0.step.intensity", self.NAMES)  # a ratio, not a count
 
+    def test_a_large_count_is_asked_in_a_unit_a_person_writes(self):
+        """Millions of multiply-adds and MiB, to hand tolerance, not nine-digit integers."""
+        macs = quantities.quantity("millions.decode_cost.0.step.macs", self.NAMES)
+        size = quantities.quantity("mib.decode_cost.0.step.bytes_read", self.NAMES)
+        assert macs.words.endswith(", in millions") and size.words.endswith(", in MiB (2^20 bytes)")
+        assert (macs.tolerance, macs.whole, size.tolerance, size.whole) == (0.01, False, 0.01, False)
+
     def test_a_decode_steps_worked_solution_adds_up_its_parts(self):
         # d_model 4, 2 heads of width 2, 2 bytes, n = 4 (tests/test_engine_decode_cost.py by hand):
         # projections 48, scores 16, weighting 16, W_O 16, 96 in all; 64 + 32 numbers, 192 bytes
         data = {"decode_cost": [decode_cost.at_length(4, 4, 2, 2, 2).to_dict()]}
-        assert quantities.solution("decode_cost.0.step.macs", data, 3)[1] == (
-            "Projections 48, scores 16, weighting 16, W_O 16: 96 in all."
+        rec = SimpleNamespace(data=data)
+        assert worked.solution("decode_cost.0.step.macs", rec, 3, {})[1] == (
+            "Projections 48, scores 16, weighting 16, W_O 16; in all: 48 + 16 + 16 + 16 = 96."
         )
-        assert quantities.solution("decode_cost.0.step.bytes_read", data, 3)[1] == (
-            "Numbers read: 96, times 2 bytes: 192 bytes."
+        assert worked.solution("decode_cost.0.step.bytes_read", rec, 3, {})[1] == (
+            "Numbers read: 64 + 32 = 96; in bytes, 96 × 2 = 192."
         )
 
 
@@ -188,17 +211,20 @@ class TestBuild:
         practice = computed.lesson(slug).practice
         assert len(practice.variants) == practice.spec.variants + 1
         for variant in practice.variants:
-            assert len(variant.answers) == len(practice.checks) == len(variant.solutions)
+            kind = practice.spec.kinds[practice.spec.kind_of(variant.number)]
+            assert tuple(q.path for q in variant.questions) == kind
+            assert len(variant.answers) == len(variant.solutions) == len(kind)
             assert all(lines and all(isinstance(line, str) for line in lines) for lines in variant.solutions)
 
     def test_the_data_file_stays_small(self):
-        """What travels is gzip: the largest is about 2.7 KB, against 17–56 KB for whole traces."""
+        """What travels is gzip, on first use only: the largest is about 7.5 KB (transformer-block,
+        every set's worked block), against 17–56 KB for whole traces."""
         import gzip
 
         from macros.render import practice
 
         sizes = [gzip.compress(practice.data_script(computed.lesson(slug)).encode()) for slug in WITH_PRACTICE]
-        assert max(len(size) for size in sizes) < 4_000
+        assert max(len(size) for size in sizes) < 10_000
 
     def test_a_value_out_of_its_range_stops_the_build(self, tmp_path):
         """heads.0.shift is a reading's largest score, which may be negative: a 'weight' path cannot be it,
@@ -256,18 +282,20 @@ class TestBackwardSolutions:
     }
 
     def lines(self, path, causal=False):
-        return quantities.solution(path, record.computed({**self.PLAIN, "causal": causal}, "x.yaml").data, 3)
+        plain = {**self.PLAIN, "causal": causal}
+        return worked.solution(path, record.computed(plain, "x.yaml"), 3, plain)
 
     def test_the_scaled_scores_gradient_goes_through_the_softmax_row(self):
         assert self.lines("backward.heads.0.d_scaled.1.1") == [
             "The scaled scores of query 2: [0, 0]; their softmax, the weights: [0.500, 0.500].",
-            "Their gradient da, dz · each value row: [1, 0].",
-            "da · a = 0.500.",
-            "Entry 2 of a ⊙ (da − da · a): 0.500 · (0 − 0.500) ≈ −0.250.",
+            "The gradient of the reading of query 2, dz: its upstream row [1, 0] times W_Oᵀ, [1, 0].",
+            "The gradient of each weight, da = dz · each value row: [1, 0].",
+            "da · a, over the keys it sees: 1·0.500 + 0·0.500 = 0.500.",
+            "Entry 2 of a ⊙ (da − da · a): 0.500 · (0 − 0.500) = −0.250.",
         ]
 
     def test_the_raw_scores_gradient_adds_the_scale(self):
-        assert self.lines("backward.heads.0.d_scores.1.1")[-1] == "Times 1/√d_k = 0.707: −0.177."
+        assert self.lines("backward.heads.0.d_scores.1.1")[-1] == "Times 1/√d_k = 0.707: −0.250 × 0.707 ≈ −0.177."
 
     def test_a_hidden_key_is_said_to_get_exactly_zero(self):
         assert self.lines("backward.heads.0.d_scaled.0.1", causal=True)[-1] == (
@@ -276,12 +304,12 @@ class TestBackwardSolutions:
 
     def test_the_weights_and_values_gradients_show_their_dot_products(self):
         assert self.lines("backward.heads.0.d_weights.1.0") == [
-            "The gradient of the reading of query 2, dz (the upstream row times W_Oᵀ): [1, 0].",
+            "The gradient of the reading of query 2, dz: its upstream row [1, 0] times W_Oᵀ, [1, 0].",
             "The value row of key 1: [1, 0].",
-            "Their dot product, dz · v: 1.",
+            "Their dot product, dz · v: 1·1 + 0·0 = 1.",
         ]
         values = self.lines("backward.heads.0.d_V.0.0")
-        assert values[-1] == "Their dot product, a row of Aᵀ times a column of dZ: 0.500."
+        assert values[-1] == "Their dot product, a row of Aᵀ times a column of dZ: 0.500·0 + 0.500·1 = 0.500."
 
     def test_the_panel_shows_the_upstream_gradient_the_answers_depend_on(self):
         from macros.render import practice
@@ -298,11 +326,36 @@ ANSWER = "a path to one number, as `python -m macros trace` prints it (heads.0.w
 BAD = {
     "unknown field": (
         {**GOOD, "requires": []},
-        "practice.requires: expected one of the fields answer, draw, require, seed, variants, "
+        "practice.requires: expected one of the fields answer, draw, kinds, require, seed, variants, "
         "got an unknown field (did you mean require?)",
     ),
     "not a mapping": ([1], "practice: expected a mapping with draw, require and answer, got a list of 1"),
-    "answer missing": ({"draw": GOOD["draw"]}, "practice.answer: expected this field, got nothing: it is missing"),
+    "answer missing": (
+        {"draw": GOOD["draw"]},
+        "practice.answer: expected this field, or kinds (questions of more than one kind) instead, "
+        "got nothing: it is missing",
+    ),
+    "answer and kinds": (
+        {**GOOD, "kinds": ["output.0.0", "output.1.0"]},
+        "practice.answer: expected this field, or kinds (questions of more than one kind) instead, got both",
+    ),
+    "one kind": (
+        {"draw": GOOD["draw"], "kinds": ["output.0.0"]},
+        "practice.kinds: expected a list of 2 to 6 kinds of question, each a path or a list, got a list of 1",
+    ),
+    "a kind that names nothing": (
+        {"draw": GOOD["draw"], "kinds": ["output.0.0", ["output.1.0", "output.9.0"]]},
+        f"practice.kinds[1][1]: expected {ANSWER}, got 'output.9.0', which names nothing computed",
+    ),
+    "a draw space too small": (
+        {**GOOD, "draw": {"X": {"ints": [1, 1]}}},
+        "practice.draw: expected a draw space of more than 20 sets of numbers, so that the 20 sets differ from "
+        "each other and from the lesson's own, got 1 (X: 1)",
+    ),
+    "a rule's matrix unknown": (
+        {**GOOD, "require": [{"no_zero_row": "W_Q"}]},
+        "practice.require[0].no_zero_row: expected one of the matrices X, Q, K, V, source, got 'W_Q'",
+    ),
     "unknown drawn field": (
         {**GOOD, "draw": {"Y": {"ints": [0, 1]}}},
         f"practice.draw.Y: expected a field of this fixture: {FIELDS}, got an unknown field",
@@ -336,7 +389,8 @@ BAD = {
     "unknown constraint": (
         {**GOOD, "require": ["no_tied_top_weights"]},
         "practice.require[0]: expected one of the constraints no_tied_top_weight, scores_within, "
-        "no_fully_masked_row, got 'no_tied_top_weights' (did you mean no_tied_top_weight?)",
+        "no_fully_masked_row, no_uniform_weights, no_zero_row, answer_not, answers_differ, got "
+        "'no_tied_top_weights' (did you mean no_tied_top_weight?)",
     ),
     "constraint without its value": (
         {**GOOD, "require": ["scores_within"]},
