@@ -11,6 +11,7 @@ the tests follow them, so a new step is named in one place, and tests/test_engin
 lists every place still to handle it.
 """
 
+from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
 
 import numpy as np
@@ -448,12 +449,12 @@ def head_to_dict(head):
     return {f.name: _json_form(getattr(head, f.name), f.kind, head.visible) for f in present(head, HEAD_FIELDS)}
 
 
-class JsonView:
+class JsonView(Mapping):
     """A trace read through its JSON form one field at a time: ``view["heads"][0]["weights"]``
     equals ``to_dict(trace)["heads"][0]["weights"]``, but only the fields read are converted.
 
-    The practice check rejects about half of its draws after reading four fields of fifteen;
-    writing out the whole JSON form of each was a third of its time.
+    A practice set's questions and worked solutions read a few fields of one head or two;
+    writing out the whole JSON form of every set was a third of the time spent on them.
     """
 
     def __init__(self, record, declared, visible=None):
@@ -469,6 +470,12 @@ class JsonView:
 
     def __contains__(self, name):
         return name in self._kinds or (name == "heads" and hasattr(self.record, "heads"))
+
+    def __iter__(self):
+        return iter((["heads"] if hasattr(self.record, "heads") else []) + list(self._kinds))
+
+    def __len__(self):
+        return len(self._kinds) + hasattr(self.record, "heads")
 
     def _convert(self, name):
         if name == "heads":

@@ -35,7 +35,7 @@ from functools import cached_property
 
 from macros import compute
 from macros.engine import cost, derived, steps, variants
-from macros.engine.trace import to_dict
+from macros.engine.trace import LAYER_FIELDS, JsonView
 from macros.sources.fixture import validate
 
 UNITS = {"millions": 10**6, "billions": 10**9, "mib": 2**20, "gib": 2**30}  # a path prefix: the value below it, divided
@@ -105,7 +105,8 @@ class Record:
 
     @cached_property
     def trace_data(self):
-        return to_dict(self.trace)
+        """The trace's JSON form, each field converted when first read."""
+        return JsonView(self.trace, LAYER_FIELDS)
 
     @cached_property
     def generation(self):

@@ -34,29 +34,37 @@ CLAUSE = re.compile(r"[:;]|\.(?!\d)")
 RELATED = re.compile(r"[=≈]|\badd(?:s|ing)? up to\b")
 
 
+# What each kind of match becomes: the token's kind, and its text (None: as written).
+_KINDS = {
+    "relation": (t.RELATION, None),
+    "root": (t.FUNCTION, "sqrt"),
+    "infinity": (t.INFINITY, "∞"),
+    "open": (t.OPEN, None),
+    "close": (t.CLOSE, None),
+    "comma": (t.COMMA, None),
+    "stop": (t.BREAK, None),
+    "other": (t.UNKNOWN, None),
+}
+_OPERATORS = {"−": "-", "*": "×"}
+
+
 def tokens(text):
     """The tokens of a line of plain text (a whole sentence: clauses are cut by ``chains``)."""
     out = []
     for match in PLAIN.finditer(text):
-        kind, found, at = match.lastgroup, match.group(), {"start": match.start(), "end": match.end()}
+        kind = match.lastgroup
+        if kind == "space":
+            continue
+        found, start, end = match.group(), match.start(), match.end()
         if kind == "number":
-            out.append(Token(t.NUMBER, found, **at))
+            out.append(Token(t.NUMBER, found, (), False, start, end))
         elif kind == "word":
-            out.append(Token(t.FUNCTION if found in t.FUNCTIONS else t.NAME, found, **at))
-        elif kind == "relation":
-            out.append(Token(t.RELATION, found, **at))
+            out.append(Token(t.FUNCTION if found in t.FUNCTIONS else t.NAME, found, (), False, start, end))
         elif kind == "operator":
-            out.append(Token(t.OPERATOR, {"−": "-", "*": "×"}.get(found, found), **at))
-        elif kind == "root":
-            out.append(Token(t.FUNCTION, "sqrt", **at))
-        elif kind == "infinity":
-            out.append(Token(t.INFINITY, "∞", **at))
-        elif kind in ("open", "close", "comma"):
-            out.append(Token({"open": t.OPEN, "close": t.CLOSE, "comma": t.COMMA}[kind], found, **at))
-        elif kind == "stop":
-            out.append(Token(t.BREAK, found, **at))
-        elif kind == "other":
-            out.append(Token(t.UNKNOWN, found, **at))
+            out.append(Token(t.OPERATOR, _OPERATORS.get(found, found), (), False, start, end))
+        else:
+            token_kind, written = _KINDS[kind]
+            out.append(Token(token_kind, found if written is None else written, (), False, start, end))
     return tuple(out)
 
 

@@ -6,6 +6,7 @@ the scale 1/sqrt(1) = 1); otherwise every value gets the lesson's number of deci
 (so e^0 in a row of exponentials is 1.0000, lined up with its neighbours).
 """
 
+import math
 import re
 
 import numpy as np
@@ -14,10 +15,18 @@ MINUS = "\u2212"  # the typographic minus sign, for text; LaTeX gets "-" and typ
 WHOLE_TOLERANCE = 1e-12
 
 
+def _whole(x):
+    """One float: an integer up to float noise; never an infinity or NaN."""
+    return math.isfinite(x) and abs(x - round(x)) <= WHOLE_TOLERANCE
+
+
 def is_whole(values):
-    """True when every value is an integer up to float noise (e.g. sqrt(2)**2 - 2)."""
-    values = np.asarray(values, dtype=float)
-    return bool(np.all(np.abs(values - np.round(values)) <= WHOLE_TOLERANCE))
+    """True when every value is an integer up to float noise (e.g. sqrt(2)**2 - 2). Plain Python
+    over the floats: the groups a page formats are small, and numpy's per-call overhead is most
+    of the cost of a small one (the same rule as abs(v - round(v)) <= 1e-12 in numpy)."""
+    if isinstance(values, float | int) and not isinstance(values, bool):
+        return _whole(float(values))
+    return all(_whole(x) for x in np.asarray(values, dtype=float).ravel().tolist())
 
 
 def as_shown(values, places):
@@ -39,18 +48,18 @@ def _digits(value, places):
 def format_number(value, places, minus=MINUS, whole=None):
     """One value as text; ``whole`` forces or forbids integer form (None: decide from the value)."""
     value = float(value)
-    if not np.isfinite(value):
+    if not math.isfinite(value):
         return "∞" if value > 0 else f"{minus}∞"
-    whole = is_whole(value) if whole is None else whole
+    whole = _whole(value) if whole is None else whole
     text = _digits(value, 0 if whole else places)
     return text.replace("-", minus)
 
 
 def format_values(values, places, minus=MINUS):
     """A group of values as texts, all in one form: all integers, or all with ``places`` decimals."""
-    values = np.asarray(values, dtype=float)
-    whole = is_whole(values)
-    return [format_number(v, places, minus, whole) for v in values.ravel()]
+    flat = np.asarray(values, dtype=float).ravel().tolist()
+    whole = all(_whole(x) for x in flat)
+    return [format_number(v, places, minus, whole) for v in flat]
 
 
 def format_rows(matrix, places, minus=MINUS):
