@@ -16,6 +16,7 @@ import re
 import pytest
 
 from macros import lessons
+from macros.render.numbers import format_values
 from tests import computed, sitebuild
 from tests.test_browser import (
     HOME,
@@ -27,6 +28,7 @@ from tests.test_browser import (
     practice_check,
     practice_result,
     practice_submit,
+    read_as_shown,
     reading,
     says_it_needs_scripts,
     shown_answer,
@@ -181,25 +183,67 @@ def off_by(answer):
     return answer + max(0.05, 0.1 * abs(answer))
 
 
+# One question of the shown set answered as a reader would, in one call: a wrong answer (its
+# result read, its worked solution tried and found shut), then the right one (result read, the
+# solution opened and its lines read). The form's submit and the summary's click run their
+# handlers before this returns.
+ANSWER_JS = f"""([i, wrong, right]) => {{
+  const item = document.querySelectorAll('.abh-practice li.abh-practice-check')[i];
+  const input = item.querySelector('input.abh-answer'), form = item.querySelector('form');
+  const details = item.querySelector('details.abh-practice-solution');
+  const visible = {VISIBLE_JS};
+  const read = () => item.querySelector('.abh-result').textContent;
+  const found = {{label: item.querySelector('label').textContent, path: item.dataset.path}};
+  if (wrong !== null) {{
+    input.value = wrong; form.requestSubmit(); found.wrong = read();
+    details.querySelector('summary').click(); found.openAfterWrong = details.open;
+  }}
+  input.value = right; form.requestSubmit(); found.right = read();
+  if (!details.open) details.querySelector('summary').click();
+  found.open = details.open && visible(details.querySelector('ol'));
+  found.lines = [...details.querySelectorAll('ol > li')].map(li => li.textContent);
+  return found;
+}}"""
+
+
+def wrong_for(q, answer):
+    """A wrong answer the quantity's range accepts, so that it counts as an attempt: off by the
+    larger of 0.05 and 10% (a whole number off by at least 1), on the side the range allows."""
+    off = max(1, round(0.1 * abs(answer))) if q.whole else max(0.05, 0.1 * abs(answer))
+    return answer + off if q.high is None or answer + off <= q.high else answer - off
+
+
 def practice_grades_three_sets(page, slug):
-    """Set 1 (the page's, as built), set 2 (the reader's "New numbers", from the practice data)
-    and set 0 ("The lesson's numbers") show numpy's numbers and accept numpy's answers. On set
-    1, an answer off by max(0.05, 10%) is not accepted, and one outside the quantity's range (a
-    weight of −0.5, say) is refused with the reason. The grading code is the same for every set
-    and lesson; tests/test_browser.py tries it at its boundaries and at the last set."""
-    practice_of = computed.lesson(slug).practice
-    for number, button in ((1, None), (2, "New numbers"), (0, "The lesson's numbers")):
+    """Sets 1 (the page's, as built), 2 and 3 (the reader's "New numbers", from the practice
+    data) and 0 ("The lesson's numbers") show numpy's numbers and their own questions, which
+    take the lesson's kinds in turn. On sets 1 to 3 each question is answered wrong (an attempt,
+    not accepted, its worked solution still shut), then right; the worked solution then opens
+    and its last step shows the value asked, as the page formats it. On set 1, an answer off
+    by max(0.05, 10%) and one out of the quantity's range are tried too. The grading code is
+    the same for every set and lesson; tests/test_browser.py tries it at its boundaries."""
+    lesson = computed.lesson(slug)
+    practice_of = lesson.practice
+    for number, button in ((1, None), (2, "New numbers"), (3, "New numbers"), (0, "The lesson's numbers")):
         if button:
             page.get_by_role("button", name=button).click()
         expect(practice(page)).to_have_attribute("data-variant", str(number))
-        assert shown_fixture(page) == practice_of.variants[number].fixture
-        for i, check in enumerate(practice_of.checks):
+        variant = practice_of.variants[number]
+        assert shown_fixture(page) == variant.fixture
+        expect(practice(page).locator("li.abh-practice-check")).to_have_count(len(variant.questions))
+        for i, q in enumerate(variant.questions):
             answer = shown_answer(page, i)
-            assert answer == practice_of.variants[number].answers[i]
-            practice_submit(page, repr(answer), i)
-            expect(practice_result(page, i)).to_contain_text("✓")
+            assert answer == q.answer
+            wrong = repr(wrong_for(q.quantity, answer)) if number else None
+            found = page.evaluate(ANSWER_JS, [i, wrong, repr(answer)])
+            assert (found["path"], found["label"]) == (q.path, read_as_shown(q.quantity.label) + ".")
+            if number:
+                assert "✗" in found["wrong"] and not found["openAfterWrong"], found
+            assert "✓" in found["right"] and found["open"], found
+            assert found["lines"] == [read_as_shown(line) for line in q.solution]
+            shown = f"{round(answer):,}" if q.quantity.whole else format_values([answer], lesson.decimals)[0]
+            assert shown in found["lines"][-1], (shown, found["lines"][-1])
             if number == 1:
-                wrong_answers_are_not_counted_as_right(page, i, check.quantity, answer)
+                wrong_answers_are_not_counted_as_right(page, i, q.quantity, answer)
 
 
 def wrong_answers_are_not_counted_as_right(page, i, q, answer):
@@ -214,7 +258,7 @@ def wrong_answers_are_not_counted_as_right(page, i, q, answer):
     if q.low == 0 and q.high == 1:
         practice_submit(page, "-0.5", i)
         expect(practice_result(page, i)).to_have_text(f"Not counted: {q.why}.")
-    counted = "(1 attempt)" if refused else "(2 attempts)"
+    counted = "(2 attempts)" if refused else "(3 attempts)"  # after the sweep's wrong and right answers
     expect(practice_check(page, i).locator(".abh-attempts")).to_have_text(counted)
 
 
