@@ -123,6 +123,14 @@ def test_section_6_shows_the_starters_prediction_as_the_starter_writes_it():
     assert block in GUIDE.read_text(encoding="utf-8")
 
 
+def test_the_practice_section_shows_the_starters_block_as_the_starter_writes_it():
+    """The guide teaches the practice block a new lesson starts with: questions about its idea,
+    in two kinds the sets take in turn."""
+    starter = Path("macros/tools/scaffold/fixture.yaml").read_text(encoding="utf-8")
+    block = starter[starter.index("practice:") :]
+    assert "kinds:" in block and block in GUIDE.read_text(encoding="utf-8")
+
+
 # The two refusals section 6 quotes, and the edit of the starter's prediction that gives each.
 REFUSALS = [
     (

@@ -8,12 +8,15 @@ and the quantities' ranges (macros/practice/quantities.py). The browser tests
 (tests/test_browser.py) drive the same code on built pages.
 """
 
+import html
+
 import pytest
 
 from macros.practice import quantities
-from macros.render import widgets
+from macros.render import practice, widgets
 from tests.nodejs import run_node
 
+AMBIGUOUS = "With a comma this could be a thousands separator; write the decimal point as a point. Nothing was counted."
 WEIGHT = {"low": 0, "high": 1, "whole": False, "why": quantities.WEIGHT["why"]}
 COUNT = {"low": 0, "high": None, "whole": True, "why": quantities.COUNT["why"]}
 
@@ -32,6 +35,12 @@ GRADES = [
     ("22", 21.0, 0.0, COUNT, {"right": False}),
     ("21.5", 21.0, 0.0, COUNT, {"notice": "Not counted: a count is a whole number, 0 or more."}),
     ("-1", 21.0, 0.0, COUNT, {"notice": "Not counted: a count is a whole number, 0 or more."}),
+    # a count's digits grouped by commas are read whole; elsewhere such a comma stays ambiguous
+    ("12,288", 12288.0, 0.0, COUNT, {"right": True}),
+    ("1,572,864", 1572864.0, 0.0, COUNT, {"right": True}),
+    ("1,572,865", 1572864.0, 0.0, COUNT, {"right": False}),
+    ("12,28", 12288.0, 0.0, COUNT, {"notice": "Not counted: a count is a whole number, 0 or more."}),
+    ("12,288", 12288.0, 0.01, {}, {"notice": AMBIGUOUS}),
 ]
 
 ADDRESSES = [
@@ -58,6 +67,7 @@ def ran():
         "grades": [{"typed": t, "answer": a, "tolerance": tol, "range": r} for t, a, tol, r, _ in GRADES],
         "addresses": [[search, count, 0] for search, count, _, _ in ADDRESSES]
         + [[search, count, 1] for search, count, _, _ in FROM_SET_1],
+        "marks": MARKS,
     }
     return run_node("run_widgets.mjs", payload)
 
@@ -84,6 +94,27 @@ def test_a_page_built_with_set_1_shows_it_by_default(ran, case):
     assert got["number"] == number and got["notice"].startswith(notice) and bool(got["notice"]) == bool(notice)
     if notice:
         assert got["notice"].endswith("These are the numbers of set 1.")
+
+
+# Texts a practice panel, label or solution holds, each with its subscripts as the page shows them.
+MARKS = [
+    "Column 2 of W_O: [1, 0].",
+    "Each divided by √d_k = √2, the scaled scores: 2 / √2 ≈ 1.414.",
+    "q_4·k_1: 1·0 = 0; θ_i and d_model, W_DKV, b_1, W_Oᵀ",
+    "key_length and x_ are left as written",
+]
+
+
+@pytest.mark.parametrize("case", range(len(MARKS)))
+def test_the_script_marks_subscripts_as_the_build_does(ran, case):
+    """practice.js's subscriptParts and render/practice.py's marked cut a text alike."""
+    js = "".join(f"<sub>{part}</sub>" if sub else html.escape(part) for part, sub in ran["marks"][case])
+    assert js == practice.marked(MARKS[case])
+
+
+def test_the_marks_are_where_a_reader_expects_them():
+    assert practice.marked("W_O, d_k and q_4·k_1") == "W<sub>O</sub>, d<sub>k</sub> and q<sub>4</sub>·k<sub>1</sub>"
+    assert practice.marked("key_length") == "key_length"
 
 
 def test_one_rule_for_worked_solutions_in_the_build_and_the_page(ran):

@@ -76,16 +76,21 @@ function loadSets(slug, source) {
 // A symbol with a subscript in plain text: W_Q, d_k, d_model, θ_i, q_3 (macros/render/practice.py: SUBSCRIPT).
 const SUBSCRIPT = /(?<![A-Za-z0-9_])([A-Za-zθ])_([A-Za-z0-9]+)/g;
 
-/** Plain text as nodes, each symbol's subscript in a <sub>: "W_O" becomes W<sub>O</sub>. */
-export function marked(text) {
-  const nodes = [];
+/** Plain text cut into [text, isSubscript] parts: "W_O x" gives [["W", false], ["O", true], [" x", false]]. */
+export function subscriptParts(text) {
+  const parts = [];
   let last = 0;
   for (const match of String(text).matchAll(SUBSCRIPT)) {
-    nodes.push(text.slice(last, match.index) + match[1], make("sub", {}, match[2]));
+    parts.push([text.slice(last, match.index) + match[1], false], [match[2], true]);
     last = match.index + match[0].length;
   }
-  nodes.push(String(text).slice(last));
-  return nodes.filter((node) => node !== "");
+  parts.push([String(text).slice(last), false]);
+  return parts.filter(([part]) => part !== "");
+}
+
+/** Plain text as nodes, each symbol's subscript in a <sub>: "W_O" becomes W<sub>O</sub>. */
+function marked(text) {
+  return subscriptParts(text).map(([part, sub]) => (sub ? make("sub", {}, part) : part));
 }
 
 /** The inputs panel of a set: a table per matrix, a paragraph per note, texts as given. */
