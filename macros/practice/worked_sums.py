@@ -44,10 +44,13 @@ def counted(practice, places):
     """Every shown sum of every set's worked solutions, redone; a miss is explained by a
     rounding note later in its line or in the next line of the solution."""
     read, holding, noted, misses = 0, 0, 0, []
+    readings = {}  # a line's reading, once per distinct line (sets repeat a dot product often)
     for variant in practice.variants:
         for lines in variant.solutions:
             for i, line in enumerate(lines):
-                for redone in plain.read(line).redone:
+                if line not in readings:
+                    readings[line] = plain.read(line).redone
+                for redone in readings[line]:
                     read += 1
                     if chains.agrees(redone.value, redone.shown, places):
                         holding += 1
