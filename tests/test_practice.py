@@ -250,8 +250,8 @@ class TestPanel:
         assert [caption for caption, _ in tables] == ["Q", "K", "V", "W_a", "U_a", "v_a"]
         assert tables[-1][1] == [["1", "−1"]]
         assert notes == [
-            "The scores are additive: score = v_a · tanh(q W_a + k U_a), not divided by √d_k, "
-            "so the scaled scores are the scores."
+            "The scores are additive: score = v_a · tanh(q W_a + k U_a), and the softmax takes them as they "
+            "are, not divided by √d_k."
         ]
 
     def test_a_decode_step_question_shows_the_models_sizes_in_words_and_not_the_small_layer(self):

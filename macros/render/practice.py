@@ -98,8 +98,8 @@ def inputs(fixture, places, with_params=False, given_rows=None):
     notes = []
     if additive:
         notes.append(
-            "The scores are additive: score = v_a · tanh(q W_a + k U_a), not divided by √d_k, "
-            "so the scaled scores are the scores."
+            "The scores are additive: score = v_a · tanh(q W_a + k U_a), and the softmax takes them as they "
+            "are, not divided by √d_k."
         )
     if len(heads) > 1 and "W_O" not in fixture:
         notes.append("No W_O: the heads' readings, side by side, are the attention layer's output.")
