@@ -52,7 +52,6 @@ RSS_SIZE, RSS_TARGET_MB = 300, 150
 SAVING_TARGET = 0.10  # a cache that saves under 10% goes
 BUILD_ENV = {"STRICT": "true", "NO_MKDOCS_2_WARNING": "1"}
 VARIANTS = ("cold", "warm", "static")
-COPY_IGNORE = shutil.ignore_patterns("__pycache__", ".cache")
 
 
 @dataclass(frozen=True)
@@ -76,6 +75,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 import page_weight  # noqa: E402
 import serve_time  # noqa: E402
 import synthetic  # noqa: E402
+
+from tests import sitebuild  # noqa: E402
 
 # Written into the capture project only: after mkdocs-macros has rendered a page (priority
 # below the plugin's), the page's Markdown and front matter are saved for the static build;
@@ -118,23 +119,24 @@ CAPTURE_HOOK = textwrap.dedent(
 
 
 def copy_project(dest):
-    """mkdocs.yml (as the parent of a generated config), docs/, macros/ and the real lessons/,
-    with the project's node_modules/ linked (the page script's bundler, the worker shim)."""
+    """What a build reads, as the tests copy it (tests/sitebuild.py: ``SOURCES``, with the
+    project's node_modules/ linked), mkdocs.yml renamed mkdocs.base.yml, the parent of a
+    generated config. One list for both: a file a page starts reading is added there, where
+    every test build needs it, or those builds fail."""
     dest.mkdir(parents=True)
-    shutil.copy2(ROOT / "mkdocs.yml", dest / "mkdocs.base.yml")
-    shutil.copytree(ROOT / "docs", dest / "docs", ignore=COPY_IGNORE)
-    shutil.copytree(ROOT / "macros", dest / "macros", ignore=COPY_IGNORE)
-    shutil.copytree(ROOT / "lessons", dest / "lessons", ignore=COPY_IGNORE)
-    if (ROOT / "node_modules").is_dir():
-        (dest / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
+    sitebuild.copy_project(dest)
+    (dest / "mkdocs.yml").rename(dest / "mkdocs.base.yml")
 
 
-def write_config(project, *, macros=True, extra_hooks=()):
+def write_config(project, *, macros=True, extra_hooks=(), partial=False):
     """mkdocs.yml inheriting the real one; only the static build's plugins change.
 
     The nav is the real one: the hook inserts the chapters of the project's own
     lessons/track.yaml, in both variants. INHERIT merges mappings and replaces lists, so the
-    lists we override are written whole.
+    lists we override are written whole. ``partial``: a book of some of the real lessons
+    (``--linked-only``), where a link from a page around them (the glossary names the lesson
+    that explains each term) may name a lesson left out; MkDocs then says so as information
+    instead of a warning that would stop the strict build.
     """
     with open(project / "mkdocs.base.yml", "rb") as file:
         base = yaml_load(file)
@@ -143,6 +145,8 @@ def write_config(project, *, macros=True, extra_hooks=()):
         config["plugins"] = [p for p in base["plugins"] if _plugin_name(p) != "macros"]
     if extra_hooks:
         config["hooks"] = [*base.get("hooks", []), *extra_hooks]
+    if partial:
+        config["validation"] = {"links": {"not_found": "info"}}
     (project / "mkdocs.yml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
 
 
@@ -150,11 +154,15 @@ def _plugin_name(entry):
     return entry if isinstance(entry, str) else next(iter(entry))
 
 
-def computed_project(path, count, seed):
+def computed_project(path, count, seed, linked_only=False):
+    """The real lessons (with ``linked_only``, those the synthetic lessons' links reach:
+    synthetic.linked) and synthetic ones up to ``count``."""
     project_dir = path / "computed"
     copy_project(project_dir)
+    if linked_only:
+        synthetic.keep_only(project_dir / "lessons", synthetic.linked(project_dir / "lessons"))
     slugs = synthetic.write_lessons(project_dir / "lessons", count, seed)
-    write_config(project_dir)
+    write_config(project_dir, partial=linked_only)
     redraw_false_claims(project_dir, np.random.default_rng(seed + 1))
     return project_dir, slugs
 
@@ -179,7 +187,7 @@ def redraw_false_claims(project_dir, rng, rounds=50):
     sys.exit(f"synthetic lessons in {project_dir} still make false claims after {rounds} rounds of draws")
 
 
-def static_project(path, computed_dir):
+def static_project(path, computed_dir, partial=False):
     """Render the computed project once, capturing each page's Markdown, and lay it out as plain pages.
 
     The docs pages go to docs/; the lessons go back to lessons/<slug>/lesson.md beside the
@@ -187,14 +195,16 @@ def static_project(path, computed_dir):
     chapters into the nav as in the computed build, with nothing left to compute.
     """
     capture_dir = path / "capture"
-    shutil.copytree(computed_dir, capture_dir, ignore=COPY_IGNORE)
+    # With the computed project's caches, so that only the capture is new work; node_modules/ stays a link.
+    shutil.copytree(computed_dir, capture_dir, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
     (capture_dir / "bench_capture.py").write_text(CAPTURE_HOOK, encoding="utf-8")
-    write_config(capture_dir, extra_hooks=["bench_capture.py"])
+    write_config(capture_dir, extra_hooks=["bench_capture.py"], partial=partial)
     pages = path / "pages"
     check_build(capture_dir, path / "site-capture", {"BENCH_CAPTURE_DIR": str(pages)})
 
     project_dir = path / "static"
     copy_project(project_dir)
+    synthetic.keep_only(project_dir / "lessons", lesson_slugs(computed_dir))  # the real ones the computed built
     for notebook in (pages / "lessons").glob("*/*.ipynb"):  # plain files: docs/lessons/<slug>/<slug>.ipynb
         target = project_dir / "docs" / notebook.relative_to(pages)
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -205,15 +215,14 @@ def static_project(path, computed_dir):
     shutil.rmtree(pages / "lessons")
     shutil.copytree(pages, project_dir / "docs", dirs_exist_ok=True)
     shutil.copy2(computed_dir / "lessons" / "track.yaml", project_dir / "lessons" / "track.yaml")
-    write_config(project_dir, macros=False)
+    write_config(project_dir, macros=False, partial=partial)
     shutil.rmtree(capture_dir)
     return project_dir
 
 
 def lesson_slugs(project_dir):
     """Every lesson the project's track lists."""
-    chapters = yaml.safe_load((project_dir / "lessons" / "track.yaml").read_text(encoding="utf-8"))["chapters"]
-    return [slug for chapter in chapters for slug in chapter["lessons"]]
+    return synthetic.track_slugs(project_dir / "lessons")
 
 
 def page_cache_entries(project_dir):
@@ -341,15 +350,15 @@ def without_cache(project_dir, variant, aside):
     return restore
 
 
-def measure(size, repeat, seed, workdir, without=(), reuse=False):
+def measure(size, repeat, seed, workdir, without=(), reuse=False, linked_only=False):
     """Build the variants ``repeat`` times, rotating which goes first to spread any drift.
 
     ``reuse``: the projects an earlier run left in ``workdir`` (``--keep``) are timed again."""
     if reuse:
         computed_dir, static_dir = workdir / "computed", workdir / "static"
     else:
-        computed_dir, _ = computed_project(workdir, size, seed)
-        static_dir = static_project(workdir, computed_dir)
+        computed_dir, _ = computed_project(workdir, size, seed, linked_only)
+        static_dir = static_project(workdir, computed_dir, linked_only)
     site, aside = workdir / "site", workdir / "aside"
     aside.mkdir(exist_ok=True)
     # Untimed warm-up of each project (the first build also pays for a cold file cache), run
@@ -458,10 +467,20 @@ def parse_args(argv=None):
         "--reuse", metavar="DIR", help="time again the projects a --keep run left in DIR (its one size)"
     )
     parser.add_argument(
-        "--edits", type=int, default=3, help=f"rounds of serve edits timed at {TARGET_SIZE} lessons (0: none)"
+        "--at",
+        type=int,
+        default=TARGET_SIZE,
+        help=f"the size whose warm build is timed without each cache and whose serve edits are timed "
+        f"(default {TARGET_SIZE}, where the budgets are set)",
+    )
+    parser.add_argument("--edits", type=int, default=3, help="rounds of serve edits timed at the --at size (0: none)")
+    parser.add_argument(
+        "--no-savings", action="store_true", help="skip the builds and edits without one cache at the --at size"
     )
     parser.add_argument(
-        "--no-savings", action="store_true", help=f"skip the builds without one cache at {TARGET_SIZE} lessons"
+        "--linked-only",
+        action="store_true",
+        help="of the real lessons, only those the synthetic lessons' links reach (the tests' tiny run)",
     )
     parser.add_argument("--no-weight", action="store_true", help="skip the page weight in Chromium")
     args = parser.parse_args(argv)
@@ -479,16 +498,16 @@ def main(argv=None):
     for size in args.sizes:
         workdir = Path(args.reuse) if args.reuse else Path(tempfile.mkdtemp(prefix=f"bench-build-{size}-"))
         print(f"N={size}: building in {workdir} ...", flush=True)
-        without = WITHOUT if size == TARGET_SIZE and not args.no_savings else ()
+        without = WITHOUT if size == args.at and not args.no_savings else ()
         try:
-            result = measure(size, args.repeat, args.seed, workdir, without, reuse=bool(args.reuse))
+            result = measure(size, args.repeat, args.seed, workdir, without, bool(args.reuse), args.linked_only)
             results.append(result)
             if without:
                 extra.append(savings_table(result, without))
-            if size == TARGET_SIZE and args.edits:
+            if size == args.at and args.edits:
                 print(f"N={size}: timing edits under make serve ...", flush=True)
                 waits = serve_time.measure(workdir / "computed", args.edits, savings=not args.no_savings)
-                extra.append(serve_time.report(waits, size))
+                extra.append(serve_time.report(waits, result.size))
         finally:
             if not (args.keep or args.reuse):
                 shutil.rmtree(workdir, ignore_errors=True)

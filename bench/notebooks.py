@@ -4,7 +4,7 @@ executing each one in a fresh kernel, as tests/test_notebooks.py does.
 Executing is dominated by starting a kernel per notebook (and importing torch in it, where
 torch is installed); the numpy in the cells takes milliseconds.
 
-Usage: .venv/bin/python bench/notebooks.py [--repeat 3]
+Usage: .venv/bin/python bench/notebooks.py [--repeat 3] [--lesson SLUG ...]
 """
 
 import argparse
@@ -28,15 +28,17 @@ def timed(action):
     return result, time.perf_counter() - start
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
+    parser.add_argument("--lesson", action="append", help="time only this lesson's notebook (repeatable)")
+    args = parser.parse_args(argv)
+    folders = [lessons.LESSONS / slug for slug in args.lesson] if args.lesson else lessons.folders(lessons.LESSONS)
     loads, generations, executions = [], [], []
     for _ in range(args.repeat):
-        loaded, seconds = timed(lessons.load_all)
+        loaded, seconds = timed(lambda: [lessons.load(folder) for folder in folders])
         loads.append(seconds)
-        notebooks, seconds = timed(lambda loaded=loaded: [notebook_bytes(lesson) for lesson in loaded.values()])
+        notebooks, seconds = timed(lambda loaded=loaded: [notebook_bytes(lesson) for lesson in loaded])
         generations.append(seconds)
         start = time.perf_counter()
         for data in notebooks:

@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCE_SLUG = "two-heads-separate-projections"
 SOURCE_LESSON = ROOT / "lessons" / SOURCE_SLUG
 CHAPTER_SIZE = 10  # lessons per chapter of the generated track
+NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")  # a word that may be a lesson's folder name
 
 
 def base_fixture():
@@ -101,6 +102,42 @@ def write_track(lessons_dir, real, slugs):
     ]
     text = yaml.safe_dump({"chapters": chapters}, sort_keys=False)
     (lessons_dir / "track.yaml").write_text(text, encoding="utf-8")
+
+
+def track_slugs(lessons_dir):
+    """Every lesson lessons/track.yaml lists, in its order."""
+    chapters = yaml.safe_load((Path(lessons_dir) / "track.yaml").read_text(encoding="utf-8"))["chapters"]
+    return [slug for chapter in chapters for slug in chapter["lessons"]]
+
+
+def linked(lessons_dir, start=SOURCE_SLUG):
+    """The lessons ``start`` reaches, itself among them: each lesson whose folder name its files
+    name (a link, a prerequisite, a lesson it computes from), then theirs, and so on.
+
+    A book of these alone builds strictly: every link they make resolves. A name written in
+    prose adds its lesson too, which costs the build time, never its success.
+    """
+    lessons_dir = Path(lessons_dir)
+    known = set(track_slugs(lessons_dir))
+    reached, todo = {start}, [start]
+    while todo:
+        files = sorted(path for path in (lessons_dir / todo.pop()).rglob("*") if path.is_file())
+        text = " ".join(path.read_text(encoding="utf-8", errors="replace") for path in files)
+        found = (set(NAME.findall(text)) & known) - reached
+        reached |= found
+        todo += sorted(found)
+    return reached
+
+
+def keep_only(lessons_dir, keep):
+    """Remove every lesson not in ``keep`` from lessons/ and from its track (an emptied chapter goes)."""
+    track = Path(lessons_dir) / "track.yaml"
+    chapters = yaml.safe_load(track.read_text(encoding="utf-8"))["chapters"]
+    for slug in {slug for chapter in chapters for slug in chapter["lessons"]} - set(keep):
+        shutil.rmtree(Path(lessons_dir) / slug)
+    kept = [{**chapter, "lessons": [s for s in chapter["lessons"] if s in keep]} for chapter in chapters]
+    text = yaml.safe_dump({"chapters": [chapter for chapter in kept if chapter["lessons"]]}, sort_keys=False)
+    track.write_text(text, encoding="utf-8")
 
 
 def synthetic_folders(lessons_dir):
