@@ -52,8 +52,29 @@ def test_the_bundle_is_smaller_than_the_modules(book):
 
 
 def test_the_worker_shim_stands_in_for_workers_on_file_urls_only():
-    shim = page_scripts.worker_shim(PROJECT).decode()
-    assert 'location.protocol==="file:"&&(window.Worker=' in shim
+    """Made from the package's documented module name (``iframe-worker/shim``), one classic
+    script; what it does is upstream's, so a change there fails here (and the file:// tour in
+    tests/test_offline.py searches with it)."""
+    shim = page_scripts.worker_shim(PROJECT)
+    compiled = subprocess.run([node(), "-e", COMPILE], input=shim, capture_output=True, timeout=60)
+    assert compiled.returncode == 0, compiled.stderr.decode()
+    assert 'location.protocol==="file:"&&(window.Worker=' in shim.decode()
+
+
+def test_a_worker_shim_package_without_its_documented_module_is_named(tmp_path):
+    """The negative control: an iframe-worker whose package no longer has ``shim`` (a file
+    moved, a name changed upstream) stops the build with the module's name, not a path inside
+    the package."""
+    (tmp_path / TOOLS / ".bin").mkdir(parents=True)
+    (tmp_path / page_scripts.ESBUILD).symlink_to(PROJECT / page_scripts.ESBUILD)
+    package = tmp_path / TOOLS / "iframe-worker"
+    package.mkdir()
+    (package / "package.json").write_text('{"name": "iframe-worker", "main": "dist/cjs"}', encoding="utf-8")
+    with pytest.raises(page_scripts.ScriptsError) as caught:
+        page_scripts.worker_shim(tmp_path)
+    message = str(caught.value)
+    assert message.startswith("iframe-worker/shim did not bundle, and search from a folder on disk needs it")
+    assert 'Could not resolve "iframe-worker/shim"' in message
 
 
 def copied_sources(tmp_path, with_tools=True):
@@ -90,5 +111,9 @@ def test_without_the_installed_tools_the_message_says_how_to_install_them(tmp_pa
         "node_modules/.bin/esbuild is missing, and it bundles the page's script: "
         "run `make` (or `npm ci`) in the project folder to install it"
     )
-    with pytest.raises(page_scripts.ScriptsError, match="search from a folder on disk needs it"):
+    with pytest.raises(page_scripts.ScriptsError) as caught:
         page_scripts.worker_shim(root)
+    assert str(caught.value) == (
+        "node_modules/.bin/esbuild is missing, and search from a folder on disk needs its worker shim: "
+        "run `make` (or `npm ci`) in the project folder to install it"
+    )

@@ -11,6 +11,9 @@
   page opened from disk may not start; this shim (the iframe-worker package, by Material's
   author, for this purpose) stands in for ``Worker`` on ``file://`` only. Material's offline
   plugin would load it from a CDN; mkdocs.yml lists this copy instead (``macros.site.compat``).
+  It is made as the package's README says to use it in an application, by bundling its
+  documented module name, ``import "iframe-worker/shim"``: esbuild finds the file by Node's
+  resolution from the package's own description, so no path inside the package is relied on.
 
 Both come from ``node_modules/``, which ``npm ci`` installs from package-lock.json (the
 Makefile's environment step does). The MkDocs hooks publish them (``macros.site.hooks``);
@@ -24,7 +27,7 @@ ENTRY = "docs/assets/js/page.js"
 BUNDLE = "assets/js/book.js"
 SHIM = "assets/vendor/iframe-worker/shim.js"
 ESBUILD = Path("node_modules/.bin/esbuild")
-SHIM_SOURCE = Path("node_modules/iframe-worker/shim/index.js")
+SHIM_MODULE = "iframe-worker/shim"  # the shim's module name, as the package documents it
 
 # es2020: browsers from 2020 on parse it (optional chaining and ?? are its newest syntax).
 # The banner makes the whole file strict, as the modules were: esbuild's IIFE does not.
@@ -38,28 +41,39 @@ class ScriptsError(Exception):
     """The page's scripts could not be made: a tool is missing, or a module does not bundle."""
 
 
-def bundle(root):
-    """The bytes of book.js: the page's script and its modules as one strict classic script."""
+def esbuild(root, arguments, needed_for, stdin=None):
+    """(esbuild's output, None) for ``arguments``, run in ``root`` (``stdin``: the entry module's
+    text), or (None, what it said) when it failed; a ScriptsError when it is not installed."""
     root = Path(root)
-    esbuild = root / ESBUILD
-    if not esbuild.exists():
-        raise ScriptsError(f"{ESBUILD} is missing, and it bundles the page's script: {INSTALL}")
+    if not (root / ESBUILD).exists():
+        raise ScriptsError(f"{ESBUILD} is missing, and {needed_for}: {INSTALL}")
     try:
-        result = subprocess.run([str(esbuild), ENTRY, *OPTIONS, BANNER], cwd=root, capture_output=True, timeout=60)
+        command = [str(root / ESBUILD), *arguments]
+        result = subprocess.run(command, cwd=root, input=stdin, capture_output=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired) as error:
         raise ScriptsError(f"{ESBUILD} did not run ({error}): {INSTALL}") from None
     if result.returncode != 0:
-        said = result.stderr.decode("utf-8", "replace").strip()
+        return None, result.stderr.decode("utf-8", "replace").strip()
+    return result.stdout, None
+
+
+def bundle(root):
+    """The bytes of book.js: the page's script and its modules as one strict classic script."""
+    made, said = esbuild(root, [ENTRY, *OPTIONS, BANNER], "it bundles the page's script")
+    if made is None:
         raise ScriptsError(f"{ENTRY} and its modules did not bundle:\n{said}")
-    return result.stdout
+    return made
 
 
 def worker_shim(root):
-    """The bytes of the Web Worker shim search needs on ``file://``."""
-    try:
-        return (Path(root) / SHIM_SOURCE).read_bytes()
-    except OSError:
-        raise ScriptsError(f"{SHIM_SOURCE} is missing, and search from a folder on disk needs it: {INSTALL}") from None
+    """The bytes of the Web Worker shim search needs on ``file://``: its documented module,
+    bundled (an import read from standard input, resolved from ``root``) into one script."""
+    entry = f'import "{SHIM_MODULE}";'.encode()
+    made, said = esbuild(root, [*OPTIONS, BANNER], "search from a folder on disk needs its worker shim", entry)
+    if made is None:
+        needed = "search from a folder on disk needs it"
+        raise ScriptsError(f"{SHIM_MODULE} did not bundle, and {needed}: {INSTALL}\n{said}")
+    return made
 
 
 def published(root):
