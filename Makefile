@@ -76,11 +76,13 @@ test-fast: $(STAMP)
 	$(PY) -m pytest -q -m "not (build or serve or browser or slow)" --hypothesis-profile=fast \
 		$(if $(filter-out 1,$(JOBS)),-n $(JOBS) --dist loadfile)
 
-# Opt-in, never part of `make test`: every executed-notebook test with torch installed, so the
-# notebooks' comparisons with PyTorch run instead of being skipped. They run in their own
-# environment, .venv-torch/, made from requirements-torch.txt (requirements.txt plus a pinned
-# torch). pip takes the CPU build of that torch (2.13.0+cpu) where an index or wheel folder it is
-# configured with offers one (PIP_EXTRA_INDEX_URL, PIP_FIND_LINKS), else PyPI's default wheel.
+# Never part of `make test`, which needs no torch: every executed-notebook test with torch
+# installed, so the notebooks' comparisons with PyTorch run instead of being skipped. CI runs it
+# in a job of its own (.github/workflows/site.yml, `torch`). They run in their own environment,
+# .venv-torch/, made from requirements-torch.txt (requirements.txt plus a pinned torch). pip
+# takes the CPU build of that torch (2.13.0+cpu) where an index or wheel folder it is configured
+# with offers one (PIP_EXTRA_INDEX_URL, PIP_FIND_LINKS; the CI job names PyTorch's CPU index),
+# else PyPI's default wheel.
 TORCH_VENV  := .venv-torch
 TORCH_STAMP := $(TORCH_VENV)/.installed
 $(TORCH_STAMP): requirements.txt requirements-torch.txt
