@@ -5,8 +5,8 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
-INSTALLED := $(VENV)/.installed
-STAMP  := $(VENV)/.project-on-path
+REQUIREMENTS := $(VENV)/.requirements
+STAMP  := $(VENV)/.installed
 # Material for MkDocs prints an end-of-life notice on every build; it is noted in README.md.
 export NO_MKDOCS_2_WARNING := 1
 KATEX_VERSION := 0.16.25
@@ -17,21 +17,22 @@ KATEX_DIR := docs/assets/vendor/katex
 # An existing environment is brought up to date in place, not recreated. The build's Node.js
 # tools (esbuild, which bundles the page script, and the worker shim search needs on file://)
 # come from npm, exactly as package-lock.json pins them.
-$(INSTALLED): requirements.txt package.json package-lock.json
+$(REQUIREMENTS): requirements.txt package.json package-lock.json
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
 	npm ci --no-audit --no-fund --loglevel=error
-	touch $(INSTALLED)
+	touch $(REQUIREMENTS)
 
 # The project folder on the environment's import path, so that `macros` (which mkdocs.yml's
 # hooks import) is found from any folder: `.venv/bin/mkdocs build`, as MkDocs' documentation
 # types it, then works as `python -m mkdocs build` does (that one imports from the folder it
 # runs in). It is one line in a .pth file in site-packages, which Python's site module adds to
 # sys.path at start: what an editable install leaves behind, without a build backend, project
-# metadata or anything to download.
-$(STAMP): $(INSTALLED)
-	$(PY) -c 'import pathlib, sys, sysconfig; pathlib.Path(sysconfig.get_path("purelib"), "attention-by-hand.pth").write_text(sys.argv[1] + "\n")' "$(CURDIR)"
+# metadata or anything to download. Written with this folder's own .venv/bin/python, never an
+# interpreter given as PY, so that a copy of the project cannot point another environment at itself.
+$(STAMP): $(REQUIREMENTS)
+	$(VENV)/bin/python -c 'import pathlib, sys, sysconfig; pathlib.Path(sysconfig.get_path("purelib"), "attention-by-hand.pth").write_text(sys.argv[1] + "\n")' "$(CURDIR)"
 	touch $(STAMP)
 
 # Live preview: `mkdocs serve --dirty`, which rebuilds the pages an edit changes; errors show on
