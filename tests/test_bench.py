@@ -3,11 +3,12 @@ fails here instead of at the next measurement (bench/README.md).
 
 bench/build_time.py builds a book of the real lessons the synthetic ones link to, plus two
 synthetic lessons (``--linked-only --sizes 9``), once each way (cold, warm, static), then times
-one round of edits under `make serve`; the builds and edits without one cache are left out
-(they take the caches' folders away from outside, which no change of the code can break). bench/practice_time.py
-and bench/notebooks.py run once, on one lesson. The page weight is left out: it builds the
-whole book and loads every lesson in Chromium, pages the browser tests load already. No figure
-is asserted, only that each script ran to its report.
+one round of edits under `make serve`. The builds and edits without one cache are left out:
+they take the caches' folders away from outside, which no change of the code can break. So is
+the page weight: it builds the whole book and loads every lesson in Chromium, pages the browser
+tests load already. bench/practice_time.py and bench/notebooks.py run once on one lesson,
+bench/arithmetic_time.py once over the book. No figure is asserted, only that each script ran
+to its report.
 """
 
 import os
@@ -42,9 +43,10 @@ def test_the_build_bench_runs_at_a_tiny_size(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_practice_and_notebook_benches_run(tmp_path):
+def test_the_other_bench_scripts_run(tmp_path):
     assert "sets drawn, computed and checked" in bench(tmp_path, "practice_time.py", "--repeat", "1")
     assert "execute notebooks" in bench(tmp_path, "notebooks.py", "--repeat", "1", "--lesson", "attention-by-hand")
+    assert "the practice check" in bench(tmp_path, "arithmetic_time.py", "--repeat", "1")
 
 
 def test_a_build_that_fails_stops_the_bench(tmp_path):
