@@ -53,6 +53,12 @@ def overflowed(trace, where=""):
         found = overflowed(layer, f"{where}batch[{b}].")
         if found:
             return found
+    if trace.train is not None and not np.isfinite(trace.train.loss_after):
+        return f"{where}train.loss_after"
+    for l, layer in enumerate(trace.layers or ()):  # noqa: E741
+        found = overflowed(layer, f"{where}layers[{l}].")
+        if found:
+            return found
     return None
 
 

@@ -52,7 +52,10 @@ class Lesson:
 
     @functools.cached_property
     def published(self):
-        """The trace as the browser sees it, plus the head average a lab may bind to."""
+        """The trace as the browser sees it, plus the head average a lab may bind to (a stack of
+        layers has no heads of its own to average)."""
+        if not self.trace.heads:
+            return to_dict(self.trace)
         return to_dict(self.trace) | {"average": variants.head_average(self.trace)}
 
 

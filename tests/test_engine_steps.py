@@ -65,11 +65,28 @@ TOL = 1e-9
 def without(plain, step):
     """The fixture's JSON form without the step's key (and the keys that need it). A key that
     is another way to write the heads (the latent: keys and values rebuilt from it) leaves,
-    without it, the heads it stands for: each with W_K = W_DKV W_UK and W_V = W_DKV W_UV."""
+    without it, the heads it stands for: each with W_K = W_DKV W_UK and W_V = W_DKV W_UV; an
+    embedding, another way to write X, leaves the rows it makes, labelled with their tokens
+    (and the vocabulary only where an unembedding still counts in it); a stack of layers leaves
+    its first layer alone."""
     rest = {key: value for key, value in plain.items() if key not in (step.key, *step.together)}
     if step is not None and step.key == "latent" and "latent" in plain:
         rest["heads"] = folded_heads(plain)
+    if step is not None and step.key == "layers" and "layers" in plain:
+        rest |= plain["layers"][0]  # the first layer alone, its output not added to the stream
+    if step is not None and step.key == "embedding" and "embedding" in plain:
+        rest |= embedded_rows(plain)
+        if "unembedding" not in rest:
+            rest.pop("vocabulary", None)
     return rest
+
+
+def embedded_rows(plain):
+    """X = E[ids] + P[0:n] and the tokens at the ids, as a fixture without the embedding writes them."""
+    found = plain["embedding"]
+    E, ids = np.asarray(found["E"]), found["ids"]
+    P = np.asarray(found["P"])[: len(ids)] if "P" in found else 0
+    return {"X": (E[ids] + P).tolist(), "tokens": [plain["vocabulary"][i] for i in ids]}
 
 
 def folded_heads(plain):
@@ -306,15 +323,25 @@ def twin_fields():
     and every step's sample."""
     plains = [computed.lesson(slug).plain_fixture for slug in computed.SLUGS]
     plains += [found[1] for step in STEPS for found in samples(step) if found and found[1] not in plains]
-    traces = run_node("run_trace.mjs", plains)
-    heads = {name for twin in traces for head in twin["trace"]["heads"] for name in head}
-    return heads, {name for twin in traces for name in twin["trace"]} - {"heads"}
+    traces = [twin["trace"] for twin in run_node("run_trace.mjs", plains)]
+    traces += [layer for trace in traces for layer in trace.get("layers", [])]  # a stack's layers are whole layers
+    heads = {name for trace in traces for head in trace.get("heads", []) for name in head}
+    return heads, {name for trace in traces for name in trace} - {"heads"}
 
 
 def asks_for(level, name):
     """Whether a practice question can ask for an entry of the field, in a reader's words."""
     names = quantities.Names(queries=("a", "b"), keys=("a", "b"), n_heads=2)
-    inside = {"backward": "backward.d_X.0.0", "block": "block.output.0.0", "latent": "latent.c.0.0"}  # records
+    inside = {  # records, and a stack's layers: one of their entries
+        "backward": "backward.d_X.0.0",
+        "block": "block.output.0.0",
+        "latent": "latent.c.0.0",
+        "embedding": "embedding.X.0.0",
+        "sampling": "sampling.renormalised.0",
+        "train": "train.loss_after",
+        "layers": "layers.0.heads.0.weights.0.0",
+        "loss": "loss",
+    }
     entry = {"states": "heads.0.states.0.0.0"}  # a head's field of three axes: one of its entries
     try:
         path = entry.get(name, f"heads.0.{name}.0.0") if level == "head" else inside.get(name, f"{name}.0.0")

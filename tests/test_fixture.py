@@ -120,7 +120,7 @@ BAD = [
     ),
     pytest.param(
         GOOD.replace("X: [[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0]]\n", ""),
-        "F: X: expected this field, got nothing: it is missing",
+        "F: X: expected this field, or embedding (token ids and their embedding matrix), got nothing: it is missing",
         id="missing-X",
     ),
     pytest.param(

@@ -42,7 +42,7 @@ from tests.test_js_twin import CASES, LESSON_FIXTURES, write_yaml
 # by maps() and the step tables, never bound one value at a time.
 # An optional field (a step's) is bound only where its step is: the bindable paths are the required fields'.
 BROWSER_HEAD = [f for f in HEAD_FIELDS if f.handled_by("browser") and not f.optional]
-BROWSER_LAYER = [f for f in LAYER_FIELDS if f.handled_by("browser")]
+BROWSER_LAYER = [f for f in LAYER_FIELDS if f.handled_by("browser") and not f.optional]
 BINDABLE = [f.name for f in BROWSER_HEAD if f.kind not in (MASK, MASKED)]
 EXACT = [name for name in BINDABLE if next(f for f in HEAD_FIELDS if f.name == name).finite]
 

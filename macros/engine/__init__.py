@@ -19,6 +19,10 @@ order a lesson teaches it, each with a shape comment on its matrix lines.
   (the fused projection and batched heads); attention as current models run it:
   ``latent.py`` (multi-head latent attention), ``sinks.py`` (a sink logit, the first tokens
   kept under a window), ``linear.py`` (linear attention), ``paging.py`` (the paged KV cache);
+- the model around attention: ``embedding.py`` (token ids to X, learned positions added),
+  ``unembedding.py`` (logits, probabilities, the loss and its gradient), ``sampling.py``
+  (temperature, top-k and a seeded draw), ``stack.py`` (layers on the residual stream),
+  ``training.py`` (one step of gradient descent on every matrix);
 - counts and studies: ``cost.py``, ``decode_cost.py``, ``scale_study.py``; ``derived.py``: the
   quantities a practice question may ask beyond a trace's entries (the weights without the
   scale or at a temperature, one wide head, the fused queries' columns, tiles counted, a

@@ -144,6 +144,7 @@ def step(key, words, symbols=(), together=(), example=None, **unhandled):
 
 FORWARD_UNCHANGED = "the forward layer the shared steps explain is the same with it"
 NOT_IN_TWIN = "no lab recomputes it"
+AFTER_LAYER = "it comes after the layer, which the shared steps explain unchanged"
 
 STEPS = (
     step("causal", "a causal mask", symbols=("i",)),
@@ -194,6 +195,35 @@ STEPS = (
         browser=NOT_IN_TWIN,
     ),
     step("paged", "a paged KV cache", symbols=("page_size", "block_table"), partials=FORWARD_UNCHANGED),
+    # The model around attention: where X comes from, and where the output goes.
+    step(
+        "embedding",
+        "token ids looked up in an embedding (X = E[ids] + P)",
+        symbols=("E", "P_learned", "n_vocab"),
+        partials="the layer the shared steps explain reads X, whichever way its rows were made",
+    ),
+    step(
+        "unembedding",
+        "logits over a vocabulary (the unembedding)",
+        symbols=("W_U", "logit", "p_hat"),
+        together=("sampling", "train"),
+        partials=AFTER_LAYER,
+    ),
+    step(
+        "sampling",
+        "a seeded draw of the next token",
+        symbols=("T", "u_draw"),
+        partials=AFTER_LAYER,
+        browser="no lab draws tokens: numpy's seeded generator has no twin in the browser",
+    ),
+    step("layers", "attention layers stacked on the residual stream", symbols=("x_l",)),
+    step(
+        "train",
+        "one step of gradient descent on every matrix",
+        symbols=("eta", "one_hot"),
+        partials=AFTER_LAYER,
+        browser="no lab trains: the gradients are shown with the page's own numbers",
+    ),
 )
 BY_KEY = {s.key: s for s in STEPS}
 
@@ -201,6 +231,8 @@ BY_KEY = {s.key: s for s in STEPS}
 CORE_KEYS = frozenset(
     {"X", "heads", "Q", "K", "V", "n_heads", "W_O", "tokens", "query_labels", "key_labels", "extends", "params"}
     | {"practice", "source_tokens"}
+    # The token strings an embedding or an unembedding counts in: labels, like tokens.
+    | {"vocabulary"}
     # Another way to write the heads (shared key/value projections), expanded into every
     # head's W_K and W_V when read: what follows sees ordinary heads.
     | {"kv_heads"}
@@ -373,6 +405,22 @@ class Trace:
     # cache keeps, and the absorbed form computed from it (engine.latent.LatentTrace); the
     # heads above hold K = c W_UK and V = c W_UV.
     latent: object = published(RECORD, step="latent", **OWN_LESSON)  # engine.latent.LatentTrace
+    # The model around attention (optional). The embedding: the ids looked up in E, the positions
+    # added, the rows X the layer reads (engine.embedding.Embedding).
+    embedding: object = published(RECORD, optional=True, step="embedding", browser=NO_LAB, partials=OWN_WORDS)
+    # The unembedding: each output row scored against every token, the softmax over the
+    # vocabulary, and with the true next ids the mean cross-entropy and its gradient.
+    logits: np.ndarray = published(MATRIX, optional=True, step="unembedding", partials=OWN_WORDS)  # (n, n_vocab)
+    probs: np.ndarray = published(MATRIX, optional=True, step="unembedding", partials=OWN_WORDS)  # (n, n_vocab)
+    loss: float = published(SCALAR, optional=True, step="unembedding", partials=OWN_WORDS)
+    d_logits: np.ndarray = published(MATRIX, optional=True, step="unembedding", partials=OWN_WORDS)  # (n, n_vocab)
+    # The next token drawn from the last row (engine.sampling.Sampling).
+    sampling: object = published(RECORD, optional=True, step="sampling", browser=NO_LAB, partials=OWN_WORDS)
+    # A stack of layers on the residual stream: each a whole layer's trace; ``output`` above is
+    # then the last stream, and the stack has no heads, concatenation or W_O of its own.
+    layers: tuple = published(LAYERS, optional=True, step="layers", partials=OWN_WORDS)
+    # One step of gradient descent (engine.training.Train); the backward pass above is its layer's.
+    train: object = published(RECORD, optional=True, step="train", browser=NO_LAB, partials=OWN_WORDS)
 
     @property
     def n_heads(self):
@@ -440,9 +488,24 @@ def _json_form(value, kind, visible=None):
     return _rows(value)
 
 
+# A single layer's own fields, which a stack of layers (``layers``) does not have: each of its
+# layers' traces holds its own heads, concatenation and W_O.
+SINGLE_LAYER = ("concat", "W_O")
+
+
+def is_stack(record):
+    """Whether a trace is a stack of layers (no heads, concatenation or W_O of its own)."""
+    return getattr(record, "layers", None) is not None
+
+
 def present(record, declared):
     """The declared fields ``record`` has: every required one, and the optional ones its step made."""
-    return [f for f in declared if not f.optional or getattr(record, f.name) is not None]
+    stack = is_stack(record)
+    return [
+        f
+        for f in declared
+        if (not f.optional or getattr(record, f.name) is not None) and not (stack and f.name in SINGLE_LAYER)
+    ]
 
 
 def head_to_dict(head):
@@ -469,7 +532,7 @@ class JsonView(Mapping):
         return self._read[name]
 
     def __contains__(self, name):
-        return name in self._kinds or (name == "heads" and hasattr(self.record, "heads"))
+        return name in self._kinds or (name == "heads" and hasattr(self.record, "heads") and not is_stack(self.record))
 
     def __iter__(self):
         return iter((["heads"] if hasattr(self.record, "heads") else []) + list(self._kinds))
@@ -486,14 +549,20 @@ class JsonView(Mapping):
 def to_dict(trace):
     """The trace's JSON form (the trace command's output): matrices as lists of rows."""
     layer = {f.name: _json_form(getattr(trace, f.name), f.kind) for f in present(trace, LAYER_FIELDS)}
+    if is_stack(trace):
+        return layer
     return {"heads": [head_to_dict(head) for head in trace.heads], **layer}
 
 
 def for_place(data, place):
     """The JSON form with only the fields ``place`` handles: what the browser twin computes,
     for instance (``for_place(to_dict(trace), "browser")`` is the twin's contract)."""
+    layer = {f.name: data[f.name] for f in LAYER_FIELDS if f.handled_by(place) and f.name in data}
+    if "layers" in layer:
+        layer["layers"] = [for_place(each, place) for each in layer["layers"]]
+    if "heads" not in data:  # a stack of layers
+        return layer
     heads = [
         {f.name: head[f.name] for f in HEAD_FIELDS if f.handled_by(place) and f.name in head} for head in data["heads"]
     ]
-    layer = {f.name: data[f.name] for f in LAYER_FIELDS if f.handled_by(place) and f.name in data}
     return {"heads": heads, **layer}

@@ -13,7 +13,8 @@ the same bytes.
   step of attention in order, with the later steps' cells in ``scoring.py``,
   ``sequence.py``, ``tiles.py``, ``backward.py``, ``block.py``, ``latent.py`` (keys and
   values from a latent), ``sinks.py`` (a sink logit, the first tokens kept), ``linear.py``
-  (linear attention) and ``paged.py`` (a paged cache's counts);
+  (linear attention), ``paged.py`` (a paged cache's counts) and ``model.py`` (the model around
+  attention: ids to rows, a stack of layers, the logits and loss, the draw, a training step);
 - ``checks.py``: the last cells, the check against the page and the PyTorch comparison;
 - ``extra.py``: a lesson's own cells (``lessons/<slug>/notebook.py``, percent format),
   appended after the generated ones so they can use every name the notebook defines;

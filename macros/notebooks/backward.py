@@ -49,6 +49,20 @@ def head_cells(layer, head):
 def computation(fixture, layer):
     if getattr(fixture, "upstream", None) is None:
         return []
+    return [
+        markdown(
+            "## The backward pass",
+            "",
+            "Given `upstream`, the gradient of a loss with respect to the layer's output, the chain rule runs "
+            "each step backwards.",
+        ),
+        *chain(layer),
+        *finite_differences(layer),
+    ]
+
+
+def chain(layer):
+    """The cells from `upstream` (defined above them) back to every projection's gradient and d_X."""
     widths = [head.d_v for head in layer.heads]
     cuts = [sum(widths[: i + 1]) for i in range(len(widths) - 1)]
     parts = ", ".join(head.name("d_reading") for head in layer.heads)
@@ -61,12 +75,6 @@ def computation(fixture, layer):
     ]
     total = " + ".join(f"{h.name(f'd_{m}')} @ {h.name(f'W_{m}')}.T" for h in layer.heads for m in ("Q", "K", "V"))
     return [
-        markdown(
-            "## The backward pass",
-            "",
-            "Given `upstream`, the gradient of a loss with respect to the layer's output, the chain rule runs "
-            "each step backwards.",
-        ),
         code(*first),
         *[head_cells(layer, head) for head in layer.heads],
         code(
@@ -74,7 +82,6 @@ def computation(fixture, layer):
             f"d_X = {total}",
             "show(d_X=d_X)",
         ),
-        *finite_differences(layer),
     ]
 
 

@@ -10,7 +10,7 @@ import hashlib
 import nbformat
 from nbformat import v4
 
-from macros.notebooks import backward, checks, extra, layer, paged, steps
+from macros.notebooks import backward, checks, extra, layer, model, paged, steps
 from macros.notebooks.cells import markdown
 
 KERNEL = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -43,6 +43,7 @@ def cells(lesson, page_url="./"):
         *paged.cells(lesson),
         *checks.with_torch(described, lesson.fixture),
         *backward.with_torch(lesson.fixture, described),
+        *model.with_torch(lesson.fixture, described),
         *extra.lesson_cells(lesson.folder),
     ]
 

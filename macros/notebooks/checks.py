@@ -6,7 +6,7 @@ not with its rounded text. Tolerances: rtol 1e-9 absorbs a different order of fl
 operations; atol 1e-12 lets an exact 0 (a hidden key's weight) meet a round-off 1e-17.
 """
 
-from macros.notebooks import backward, block, latent, linear, literals, scoring, sinks
+from macros.notebooks import backward, block, latent, linear, literals, model, scoring, sinks
 from macros.notebooks.cells import code, markdown
 
 TOLERANCE = "rtol=1e-9, atol=1e-12"
@@ -26,12 +26,18 @@ HEAD_CHECKED = {
     # linear attention's (macros/notebooks/linear.py)
     **{name: name for name in ("phi_Q", "phi_K", "states", "normalizers")},
 }
-LAYER_CHECKED = {"concat": "concat", "output": "output"}
-# Records whose every value is checked: the backward pass and the transformer block.
+# The layer's own (a stack has no concatenation) and, with an unembedding, the next token's.
+LAYER_CHECKED = {name: name for name in ("concat", "output", "logits", "probs", "loss", "d_logits")}
+# Records whose every value is checked: the backward pass, the transformer block, the latent, and
+# the model around attention (macros/notebooks/model.py).
 RECORDS_CHECKED = {
     "backward": backward.published,
     "block": lambda trace, layer: block.published(trace),
     "latent": latent.published,
+    "embedding": model.embedding_published,
+    "layers": model.layers_published,
+    "sampling": model.sampling_published,
+    "train": model.train_published,
 }
 
 
@@ -44,7 +50,8 @@ def published(lesson, layer):
             if getattr(traced, field) is not None:
                 values[head.name(name)] = getattr(traced, field)
     for field, name in LAYER_CHECKED.items():
-        values[name] = getattr(lesson.trace, field)
+        if getattr(lesson.trace, field) is not None:
+            values[name] = getattr(lesson.trace, field)
     for values_of in RECORDS_CHECKED.values():
         values |= values_of(lesson.trace, layer)
     return values | sinks.published(lesson, layer)
@@ -81,7 +88,10 @@ def with_torch(layer, fixture=None):
     """Each head through scaled_dot_product_attention (its scoring steps computed by torch
     first where it has them: macros/notebooks/scoring.py), or from linear attention's equations;
     the latent and StreamingLLM forms from theirs; the whole layer through nn.MultiheadAttention
-    where the heads have its layout (see Layer.fused_width)."""
+    where the heads have its layout (see Layer.fused_width). A stack's layers are compared in
+    macros/notebooks/model.py."""
+    if not layer.heads:
+        return []
     per_head = ", ".join(
         f'"head {head.number}": ({", ".join(scoring.torch_inputs(layer, head))})' for head in layer.heads
     )

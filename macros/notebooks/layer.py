@@ -109,10 +109,12 @@ def describe(lesson):
         q_columns = (i * head.d_k, (i + 1) * head.d_k)
         v_columns = (i * head.d_v, (i + 1) * head.d_v)
         heads.append(Head(i + 1, suffix, head.d_k, head.d_v, q_columns, v_columns))
+    n_q = trace.heads[0].Q.shape[0] if trace.heads else fixture.X.shape[0]  # a stack has no heads of its own
+    n_k = trace.heads[0].K.shape[0] if trace.heads else fixture.X.shape[0]
     return Layer(
         direct=direct,
-        n_q=trace.heads[0].Q.shape[0],
-        n_k=trace.heads[0].K.shape[0],
+        n_q=n_q,
+        n_k=n_k,
         d_in=fixture.Q.shape[1] if direct else fixture.X.shape[1],
         d_out=trace.output.shape[1],
         causal=fixture.causal,

@@ -25,6 +25,8 @@ def array(values):
     """``np.array([...], dtype=float)``: a vector on one line, a matrix one row per line, a stack
     of matrices one matrix per line."""
     values = np.asarray(values, dtype=float)
+    if values.ndim == 0:  # one number (a loss): written as itself
+        return number(values)
     if values.ndim == 1:
         return f"np.array({row(values)}, dtype=float)"
     if values.ndim == 3:  # a stack of matrices (linear attention's states): one matrix per line

@@ -5,7 +5,7 @@ The order and the names are the lessons': project (or split), scores, scale, mas
 stable softmax (shift, exponentials, sum, divide), readings, concatenate, W_O.
 """
 
-from macros.notebooks import backward, block, latent, linear, literals, scoring, sequence, sinks, tiles
+from macros.notebooks import backward, block, latent, linear, literals, model, scoring, sequence, sinks, tiles
 from macros.notebooks.cells import code, markdown
 
 
@@ -42,11 +42,17 @@ def numbers(lesson, layer):
         intro = f"The input rows X, one per token, and the projections of each of the {layer.h} heads"
         if layer.h == 1:
             intro = "The input rows X, one per token, and the head's projections"
-        if fixture.tokens:
-            lines.append(f"tokens = {literals.labels(fixture.tokens)}")
-        x = block.input_name(fixture)
-        lines.append(literals.assign(x, fixture.X, f"(n, d_model) = {fixture.X.shape}"))
-        shown = [x]
+        if getattr(fixture, "embedding", None) is not None:
+            intro = "The vocabulary, the embedding and the token ids (the rows X are looked up below)"
+            shown = []
+        else:
+            if fixture.tokens:
+                lines.append(f"tokens = {literals.labels(fixture.tokens)}")
+            x = block.input_name(fixture)
+            lines.append(literals.assign(x, fixture.X, f"(n, d_model) = {fixture.X.shape}"))
+            shown = [x]
+        if getattr(fixture, "layers", ()):
+            intro += ", and each layer's matrices"
         for head, projections in zip(layer.heads, fixture.heads, strict=True):
             lines.append("")
             if layer.h > 1:
@@ -68,6 +74,7 @@ def numbers(lesson, layer):
         sinks.input_lines(layer),
         block.input_lines(fixture),
         backward.input_lines(fixture),
+        model.input_lines(fixture),
     )
     for extra_lines, extra_shown in extras:
         lines += extra_lines
@@ -244,9 +251,14 @@ def combine(layer):
 def computation(lesson, layer):
     fixture = lesson.fixture
     cells = [setup(lesson.decimals), *numbers(lesson, layer), *sequence.batch_note(layer), *block.before_layer(fixture)]
-    cells += latent.latent_cell(layer)
-    for head in layer.heads:
-        cells += head_steps(layer, head)
-    cells += combine(layer) + latent.absorbed_cells(layer) + tiles.computation(fixture, layer)
-    cells += sinks.streaming_cells(fixture, layer) + block.after_layer(fixture)
-    return cells + backward.computation(fixture, layer)
+    cells += model.embedding_cells(fixture)
+    if getattr(fixture, "layers", ()):  # a stack: each layer through one function, on the stream
+        cells += model.stack_cells(fixture)
+    else:
+        cells += latent.latent_cell(layer)
+        for head in layer.heads:
+            cells += head_steps(layer, head)
+        cells += combine(layer) + latent.absorbed_cells(layer) + tiles.computation(fixture, layer)
+        cells += sinks.streaming_cells(fixture, layer) + block.after_layer(fixture)
+        cells += backward.computation(fixture, layer)
+    return cells + model.next_token_cells(fixture) + model.sampling_cells(fixture) + model.train_cells(fixture, layer)

@@ -94,7 +94,10 @@ class Practice:
 
 def names_of(fixture):
     return quantities.Names(
-        tuple(fixture.query_labels), tuple(fixture.key_labels), len(fixture.heads) or fixture.n_heads
+        tuple(fixture.query_labels),
+        tuple(fixture.key_labels),
+        len(fixture.heads) or fixture.n_heads,
+        tuple(getattr(fixture, "vocabulary", ())),
     )
 
 

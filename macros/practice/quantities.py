@@ -90,6 +90,11 @@ class Names:
     queries: tuple
     keys: tuple
     n_heads: int
+    vocabulary: tuple = ()  # the token strings, by id, where the lesson has a vocabulary
+
+    def word(self, t):
+        """'“cat”' for token id t of the vocabulary (or 'token id t' without one)."""
+        return f"“{self.vocabulary[t]}”" if t < len(self.vocabulary) else f"token id {t}"
 
     def position(self, i, labels, role):
         """'the query at position 3 (“mouse”)'; the one query of a lesson is 'the query'."""
@@ -283,6 +288,8 @@ def quantity(path, names, rec=None):
     match parts:
         case [("millions" | "billions" | "mib" | "gib") as unit, *rest] if rest:
             return _unit(unit, ".".join(rest), names, rec)
+        case ["embedding" | "logits" | "probs" | "loss" | "d_logits" | "sampling" | "train" | "layers", *_]:
+            return model_quantity(parts, names, rec)
         case ["batch", b, *rest]:
             inner = quantity(".".join(rest), names, rec)
             return Quantity(f"In sequence {int(b) + 1} of the batch, {_lower(inner.words)}", **_kept(inner))
@@ -448,6 +455,59 @@ def _grouping(variant, names):
 
 def _count(n):
     return f"{n:,}" if isinstance(n, int) else str(n)
+
+
+EMBEDDING_WORDS = {
+    "rows": "its row of E (looked up by its id)",
+    "positions": "its row of P (its position's learned row)",
+    "X": "its input row, E[id] + P",
+}
+MATRIX_WORDS = {"E": "E", "P": "P", "W_O": "W_O", "W_U": "W_U", "W_Q": "W_Q", "W_K": "W_K", "W_V": "W_V"}
+
+
+def model_quantity(parts, names, rec=None):
+    """The model around attention, in words: the embedding, the logits and probabilities, the
+    loss, the draw, a layer of a stack and a training step."""
+    match parts:
+        case ["embedding", field, i, c] if field in EMBEDDING_WORDS:
+            token = names.token(int(i))
+            return Quantity(f"coordinate {int(c) + 1} of {EMBEDDING_WORDS[field]}, for {token}")
+        case ["logits", i, t]:
+            return Quantity(f"the logit of {names.word(int(t))} at {names.token(int(i))}")
+        case ["probs", i, t]:
+            token = names.token(int(i))
+            return Quantity(
+                f"the probability the model gives {names.word(int(t))} as the token after {token}", **WEIGHT
+            )
+        case ["loss"]:
+            return Quantity(
+                "the loss: the mean over positions of −log of the probability given to the true next token",
+                low=0.0,
+                why="a loss of −log p with p at most 1 is 0 or more",
+            )
+        case ["d_logits", i, t]:
+            token = names.token(int(i))
+            return Quantity(f"the gradient of the loss with respect to the logit of {names.word(int(t))} at {token}")
+        case ["sampling", "probs" | "renormalised" as field, t]:
+            which = "after top-k, renormalised" if field == "renormalised" else "at the temperature, before top-k"
+            return Quantity(f"the probability of {names.word(int(t))} as the next token, {which}", **WEIGHT)
+        case ["sampling", "choice"]:
+            return Quantity("the id of the token drawn", **COUNT)
+        case ["train", "loss_after"]:
+            return Quantity("the loss after the step", low=0.0, why="a loss of −log p with p at most 1 is 0 or more")
+        case ["train", "grads", name, h, r, c] if name in ("W_Q", "W_K", "W_V"):
+            head = f"head {int(h) + 1}'s " if names.n_heads > 1 else ""
+            return Quantity(f"the gradient of the loss with respect to {_entry_in(r, c)} of {head}{name}")
+        case ["train", "grads", name, r, c] if name in MATRIX_WORDS:
+            return Quantity(f"the gradient of the loss with respect to {_entry_in(r, c)} of {name}")
+        case ["layers", l, *rest]:  # noqa: E741
+            inner = quantity(".".join(rest), names, rec)
+            return Quantity(f"In layer {int(l) + 1}, {_lower(inner.words)}", **_kept(inner))
+    raise KeyError(".".join(parts))
+
+
+def _entry_in(r, c):
+    return f"the entry in row {int(r) + 1}, column {int(c) + 1}"
 
 
 def _lower(text):

@@ -76,7 +76,7 @@ def uses_params(questions):
 def inputs(fixture, places, with_params=False, given_rows=None):
     """The numbers a question is computed from, as (caption, rows of texts) and (caption, text):
     every matrix of the layer, head by head, and the settings that change what it computes."""
-    tables, heads = [], fixture.get("heads", [])
+    tables, heads = embedding_tables(fixture, places), fixture.get("heads", [])
     for name in ("X", "Q", "K", "V", "source"):
         if name in fixture:
             caption = "the source's rows (keys and values come from them)" if name == "source" else name
@@ -124,7 +124,7 @@ def inputs(fixture, places, with_params=False, given_rows=None):
             "(coordinates 1 and 2 are pair 1, 3 and 4 pair 2, …) by (p − 1)·θ_i radians, with θ_i = "
             "base^(−2(i − 1)/d_k): the first token is not turned."
         )
-    tables += extra_tables(fixture, places)
+    tables += extra_tables(fixture, places) + stack_tables(fixture, places) + unembedding_tables(fixture, places)
     if given_rows and "attention" in given_rows:
         tables.append(
             (
@@ -132,7 +132,7 @@ def inputs(fixture, places, with_params=False, given_rows=None):
                 format_rows(given_rows["attention"], places),
             )
         )
-    notes += settings(fixture, places)
+    notes += settings(fixture, places) + model_settings(fixture, places)
     if with_params == "paged":
         return [], paged_notes(fixture)
     if with_params:
@@ -250,6 +250,71 @@ def extra_tables(fixture, places):
         tables += [(f"{name}, the feed-forward layer", format_rows(block[name], places)) for name in ("W_1", "W_2")]
         tables += [(f"{name}, its biases", format_rows([block[name]], places)) for name in ("b_1", "b_2")]
     return tables
+
+
+def embedding_tables(fixture, places):
+    """Where the rows come from: the embedding E, one row per token of the vocabulary, and the
+    learned positions P."""
+    found = fixture.get("embedding")
+    if not found:
+        return []
+    words = fixture["vocabulary"]
+    tables = [("E, the embedding: rows for " + ", ".join(words) + ", in that order", format_rows(found["E"], places))]
+    if "P" in found:
+        tables.append(("P, the learned positions: rows for positions 1, 2, …", format_rows(found["P"], places)))
+    return tables
+
+
+def stack_tables(fixture, places):
+    """A stack's matrices, layer by layer."""
+    tables = []
+    for l, layer in enumerate(fixture.get("layers", [])):  # noqa: E741
+        many = len(layer["heads"]) > 1
+        for h, head in enumerate(layer["heads"]):
+            for name in ("W_Q", "W_K", "W_V"):
+                which = f"head {h + 1} of layer {l + 1}" if many else f"layer {l + 1}"
+                tables.append((f"{name} of {which}", format_rows(head[name], places)))
+        if "W_O" in layer:
+            tables.append((f"W_O of layer {l + 1}", format_rows(layer["W_O"], places)))
+    return tables
+
+
+def unembedding_tables(fixture, places):
+    found = fixture.get("unembedding")
+    if not found or found["W_U"] == "tied":
+        return []
+    return [("W_U, the unembedding: one column per token of the vocabulary", format_rows(found["W_U"], places))]
+
+
+def model_settings(fixture, places):
+    """The model around the layer, in words: the text's ids, the unembedding, the draw, the step."""
+    notes, words = [], fixture.get("vocabulary", [])
+    found = fixture.get("embedding")
+    if found:
+        text = " ".join(words[i] for i in found["ids"])
+        ids = ", ".join(str(i) for i in found["ids"])
+        added = " + P (its position's row)" if "P" in found else ""
+        notes.append(f"The text “{text}” has ids {ids} (from 0); each position's row is E[id]{added}.")
+    if fixture.get("layers"):
+        notes.append("Each layer adds its output to the rows it read: x ← x + layer(x).")
+    unembedding = fixture.get("unembedding")
+    if unembedding:
+        scored = "E's own rows (tied: W_U = Eᵀ)" if unembedding["W_U"] == "tied" else "the columns of W_U"
+        notes.append(f"The logits score the output row against {scored}; their softmax gives the probabilities.")
+        if "targets" in unembedding:
+            nexts = ", ".join(words[t] for t in unembedding["targets"])
+            notes.append(f"The true next tokens, position by position: {nexts}.")
+    draw = fixture.get("sampling")
+    if draw:
+        kept = f", the top {draw['top_k']} kept and renormalised" if "top_k" in draw else ""
+        temperature = format_values([draw["temperature"]], places)[0]
+        notes.append(
+            f"The next token is drawn from the last row at temperature {temperature}{kept}, seed {draw['seed']}."
+        )
+    if fixture.get("train"):
+        lr = format_values([fixture["train"]["lr"]], places)[0]
+        notes.append(f"One step of gradient descent with learning rate η = {lr}: every matrix W becomes W − η dW.")
+    return notes
 
 
 def slope_text(m):

@@ -10,7 +10,8 @@ file, the field and what was expected.
 - the optional keys, a module each: ``sequence_keys.py`` (source, key_length, positions),
   ``scoring_keys.py`` (additive, alibi, softcap, qk_norm), ``softmax_keys.py`` (sink,
   linear), ``latent_keys.py`` (latent), ``generation_keys.py`` (kv_heads, window, block
-  sizes, paged), ``training_keys.py`` (transformer, upstream), ``params.py`` (params),
+  sizes, paged), ``training_keys.py`` (transformer, upstream), ``model_keys.py`` (vocabulary,
+  embedding, unembedding, sampling, layers, train), ``params.py`` (params),
   ``practice_key.py`` (practice);
 - ``front_matter.py``: a lesson's front matter; ``track.py``: lessons/track.yaml;
   ``folders.py``: where the lessons are; ``prose.py``: numbers typed in prose refused;

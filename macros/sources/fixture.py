@@ -16,6 +16,7 @@ from macros.errors import FixtureError
 from macros.sources import (
     generation_keys,
     latent_keys,
+    model_keys,
     params,
     reads,
     scoring_keys,
@@ -37,6 +38,7 @@ SELF_FIELDS = (
     | softmax_keys.FIELDS
     | latent_keys.FIELDS
     | training_keys.FIELDS
+    | model_keys.FIELDS
 )
 DIRECT_FIELDS = (
     {
@@ -206,9 +208,13 @@ class Checker:
 
 
 def check_self_attention(check, data):
-    check.fields(data, "", SELF_FIELDS, ("X", "heads"))
-    X = check.matrix(data["X"], "X")
+    check.fields(data, "", SELF_FIELDS, ())
+    X, embedding, words = model_keys.input_rows(check, data)
     n, d_model = X.shape
+    if "layers" in data:
+        return check_stack(check, data, X, embedding, words)
+    if "heads" not in data:
+        check.fail("heads", "this field, or layers (a stack of them)", "nothing: it is missing")
     heads, latent = data["heads"], None
     if "latent" in data:
         projections, latent = latent_keys.query_heads(check, data, d_model)
@@ -219,7 +225,7 @@ def check_self_attention(check, data):
     else:
         projections = [check_head(check, head, f"heads[{i}]", d_model) for i, head in enumerate(heads)]
     d_v_total = sum(p.W_V.shape[1] for p in projections)
-    tokens = check.labels(data["tokens"], "tokens", n, "row of X") if "tokens" in data else ()
+    tokens = token_labels(check, data, n, embedding, words)
     causal = check.boolean(data.get("causal", False), "causal")
     plain = SelfAttention(
         path=str(check.file),
@@ -231,10 +237,39 @@ def check_self_attention(check, data):
         query_labels=tokens,
         key_labels=tokens,
         params=params.check_params(check, data),
+        vocabulary=words,
+        embedding=embedding,
     )
     scored = softmax_keys.extend(check, data, scoring_keys.extend(check, data, latent_keys.extend(plain, latent)))
     layer = sequence_keys.extend(check, data, scored)
-    return training_keys.extend(check, data, layer)
+    return model_keys.extend(check, data, training_keys.extend(check, data, layer), words)
+
+
+def token_labels(check, data, n, embedding, words):
+    """The rows' labels: as given, or the vocabulary's words at the embedding's ids."""
+    if embedding is not None:
+        return tuple(words[i] for i in embedding.ids)
+    return check.labels(data["tokens"], "tokens", n, "row of X") if "tokens" in data else ()
+
+
+def check_stack(check, data, X, embedding, words):
+    """A stack of attention layers on the residual stream, in place of heads and W_O."""
+    stack = model_keys.layers(check, data, X.shape[1], check_head)
+    causal = check.boolean(data.get("causal", False), "causal")
+    tokens = token_labels(check, data, X.shape[0], embedding, words)
+    plain = SelfAttention(
+        path=str(check.file),
+        causal=causal,
+        W_O=None,
+        X=X,
+        query_labels=tokens,
+        key_labels=tokens,
+        params=params.check_params(check, data),
+        vocabulary=words,
+        embedding=embedding,
+        layers=stack,
+    )
+    return model_keys.extend(check, data, plain, words)
 
 
 def check_head(check, head, path, d_model):
@@ -328,7 +363,7 @@ def validate(file, data):
     data = {key: value for key, value in data.items() if key != ASIDE}
     if "X" in data and "Q" in data:
         check.fail("Q", "either X with heads (self-attention) or Q, K and V (given directly)", "both forms")
-    if "X" in data or "heads" in data:
+    if {"X", "heads", "embedding", "layers"} & set(data):
         return check_self_attention(check, data)
     if "Q" in data or "K" in data or "V" in data:
         return check_direct(check, data)

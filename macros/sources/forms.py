@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from macros.engine import attention, backward, block, latent, tiles
+from macros.engine import attention, backward, block, embedding, latent, sampling, stack, tiles, training, unembedding
 from macros.engine.scoring import LayerScoring
 
 
@@ -98,6 +98,14 @@ class SelfAttention(Fixture):
     upstream: np.ndarray | None = None  # (n, d_out): the output's gradient, for the backward pass
     transformer: object = None  # engine.block.BlockSpec: a transformer block around the layer
     latent: object = None  # engine.latent.LatentSpec: keys and values rebuilt from a shared latent
+    # The model around attention (model_keys.py): the vocabulary, X from an embedding, a stack of
+    # layers in place of the heads, the unembedding, the next token's draw and a training step.
+    vocabulary: tuple = ()
+    embedding: object = None  # engine.embedding.EmbeddingSpec; X above is then E[ids] + P[0:n]
+    layers: tuple = ()  # of engine.stack.LayerSpec; heads and W_O are then empty
+    unembedding: object = None  # engine.unembedding.UnembeddingSpec
+    sampling: object = None  # engine.sampling.SamplingSpec
+    train: object = None  # engine.training.TrainSpec
 
     @property
     def n_heads(self):
@@ -108,11 +116,58 @@ class SelfAttention(Fixture):
         return [(head.W_Q, head.W_K, head.W_V) for head in self.heads]
 
     def run(self):
-        """The layer, inside its transformer block when the fixture has one, with its optional steps."""
+        """The layer (or the stack of layers), inside its transformer block when the fixture has one,
+        with its optional steps and the model around it. With an embedding, X is made from it here,
+        so that a lesson's "what if" with other ids or another E computes from those."""
+        if self.embedding is not None:
+            return self.embedded()._run()
+        return self._run()
+
+    def embedded(self):
+        """The fixture with X = E[ids] + P[0:n] from its embedding, labelled with the ids' words."""
+        labels = tuple(self.vocabulary[i] for i in self.embedding.ids)
+        X = embedding.embed(self.embedding).X  # (n, d_model)
+        return dataclasses.replace(self, X=X, query_labels=labels, key_labels=labels)
+
+    def _run(self):
+        if self.layers:
+            return self.with_model(stack.stack(self.X, self.layers, self.causal))
         if self.transformer is None:
-            return self.with_steps(self.attention())
+            return self.with_model(self.with_steps(self.attention()))
         layer, steps = block.transformer_block(self.X, self.attention_on, self.transformer)
         return dataclasses.replace(layer, block=steps)
+
+    def parameters(self):
+        """The matrices a training step changes (engine.training.Parameters)."""
+        emb, unemb = self.embedding, self.unembedding
+        return training.Parameters(
+            E=emb.E if emb else None,
+            P=emb.P if emb else None,
+            W_Q=tuple(head.W_Q for head in self.heads),
+            W_K=tuple(head.W_K for head in self.heads),
+            W_V=tuple(head.W_V for head in self.heads),
+            W_O=self.W_O,
+            W_U=None if unemb.tied else unemb.W_U,
+        )
+
+    def with_model(self, trace):
+        """The embedding's steps, the logits and loss, the next token's draw and a training step,
+        where the fixture asks for them."""
+        changes = {}
+        if self.embedding is not None:
+            changes["embedding"] = embedding.embed(self.embedding)
+        if self.unembedding is not None:
+            E = self.embedding.E if self.embedding is not None else None
+            found = unembedding.next_token(trace.output, self.unembedding, E)
+            changes |= {"logits": found.logits, "probs": found.probs, "loss": found.loss, "d_logits": found.d_logits}
+        if self.sampling is not None:
+            changes["sampling"] = sampling.sample(changes["logits"][-1], self.sampling)
+        if self.train is not None:
+            ids = self.embedding.ids if self.embedding is not None else ()
+            changes["train"], changes["backward"] = training.train_step(
+                self.parameters(), ids, self.X, self.unembedding.targets, self.causal, self.train.lr
+            )
+        return dataclasses.replace(trace, **changes) if changes else trace
 
     def attention(self):
         """The attention layer on X: each form (and sequences.py) computes its own."""
@@ -140,14 +195,15 @@ class SelfAttention(Fixture):
 
     def _plain_fields(self):
         own = ("W_Q",) if self.latent is not None else ("W_Q", "W_K", "W_V")  # with a latent, K and V come from it
-        plain = {
-            "X": _rows(self.X),
-            "heads": [{name: _rows(getattr(head, name)) for name in own} for head in self.heads],
-            "causal": self.causal,
-        }
+        plain = self._input_fields()
+        if self.layers:
+            plain["layers"] = [layer.to_plain() for layer in self.layers]
+        else:
+            plain["heads"] = [{name: _rows(getattr(head, name)) for name in own} for head in self.heads]
+        plain["causal"] = self.causal
         if self.latent is not None:
             plain["latent"] = self.latent.to_plain()
-        if self.tokens:
+        if self.tokens and self.embedding is None:  # with an embedding, the tokens are the vocabulary's words
             plain["tokens"] = list(self.tokens)
         for name in ("window", "block_size", "query_block_size"):  # the settings a recomputation needs
             value = getattr(self.generation, name, None)
@@ -161,6 +217,23 @@ class SelfAttention(Fixture):
             plain["upstream"] = _rows(self.upstream)
         if self.transformer is not None:
             plain["transformer"] = block.spec_to_plain(self.transformer)
+        return plain | self._model_fields()
+
+    def _input_fields(self):
+        """X, or the vocabulary and embedding it is made from."""
+        if self.embedding is None:
+            return {"X": _rows(self.X)} | ({"vocabulary": list(self.vocabulary)} if self.vocabulary else {})
+        return {"vocabulary": list(self.vocabulary), "embedding": self.embedding.to_plain()}
+
+    def _model_fields(self):
+        plain = {}
+        if self.unembedding is not None:
+            W_U = "tied" if self.unembedding.tied else _rows(self.unembedding.W_U)
+            targets = {"targets": list(self.unembedding.targets)} if self.unembedding.targets else {}
+            plain["unembedding"] = {"W_U": W_U, **targets}
+        for name in ("sampling", "train"):
+            if getattr(self, name) is not None:
+                plain[name] = getattr(self, name).to_plain()
         return plain
 
 

@@ -34,16 +34,19 @@ UNRECORDED = {f.name for f in HEAD_FIELDS if f.kind == MASK} | {"shifted"}
 
 
 def layer(trace, places):
-    """A layer's published values as the page formats them (a batch's layers each the same way)."""
+    """A layer's published values as the page formats them (a batch's layers, and a stack's, each
+    the same way; a stack has no heads of its own)."""
+    rest = {
+        name: [layer(inner, places) for inner in value] if name in ("batch", "layers") else _nested(value, places)
+        for name, value in trace.items()
+        if name != "heads"
+    }
+    if "heads" not in trace:
+        return rest
     heads = [
         {name: _nested(value, places) for name, value in head.items() if name not in UNRECORDED}
         for head in trace["heads"]
     ]
-    rest = {
-        name: [layer(inner, places) for inner in value] if name == "batch" else _nested(value, places)
-        for name, value in trace.items()
-        if name != "heads"
-    }
     return {"heads": heads, **rest}
 
 

@@ -108,6 +108,18 @@ GLOSSARY = {
     "N": (r"N_i", "linear attention: the running normaliser after token i, Σ φ(k_j), d_k numbers"),
     "page_size": (r"\text{page size}", "paged KV cache: how many tokens' keys and values one page holds"),
     "block_table": (r"\text{block table}", "paged KV cache: a sequence's list of its pages, in order"),
+    "n_vocab": (r"n_{\text{vocab}}", "the number of tokens in the vocabulary, each with an id from 0 to n_vocab − 1"),
+    "one_hot": (r"\operatorname{onehot}", "a token id as a row of n_vocab numbers: 1 in the id's column, 0 elsewhere"),
+    "E": (r"E", "the embedding, n_vocab × d_model: one learned row per token of the vocabulary, looked up by its id"),
+    "P_learned": (r"P", "learned positions, n_max × d_model: one learned row per position, added to each token's row"),
+    "W_U": (r"W_U", "the unembedding, d_model × n_vocab: column t scores token t against an output row (Eᵀ when tied)"),
+    "logit": (r"\ell", "a logit: an output row's score for one token of the vocabulary, before the softmax"),
+    "p_hat": (r"\hat{p}", "the model's probability for a token: the softmax of a row of logits over the vocabulary"),
+    "u_draw": (
+        r"u",
+        "sampling: the uniform number in [0, 1) a seeded draw compares with the running totals of probability",
+    ),
+    "x_l": (r"x^{(l)}", "the residual stream after layer l: the embedded rows plus what every layer so far has added"),
 }
 
 
@@ -164,6 +176,7 @@ SECTIONS = {
         "page_size",
         "block_table",
     ],
+    "The model around attention": ["n_vocab", "one_hot", "E", "P_learned", "W_U", "logit", "p_hat", "u_draw", "x_l"],
     "The block and training": [
         "LN",
         "mu",
@@ -186,6 +199,38 @@ SECTIONS = {
 }
 # Terms and abbreviations, each with the lesson that explains it.
 TERMS = [
+    ("token id", "a token's number in the vocabulary, from 0; a text becomes a list of them", "tokens-to-vectors"),
+    ("embedding", "the learned row of each token, looked up by its id: X = E[ids]", "tokens-to-vectors"),
+    ("learned positions", "one learned row per position, added to each token's row (GPT-2)", "tokens-to-vectors"),
+    (
+        "logits",
+        "an output row's score for each token of the vocabulary, y W_U; their softmax gives the probabilities",
+        "next-token",
+    ),
+    ("tied embeddings", "the unembedding is the embedding transposed, W_U = Eᵀ", "next-token"),
+    (
+        "cross-entropy loss",
+        "the mean over positions of −log of the probability given to the true next token",
+        "next-token",
+    ),
+    ("greedy decoding", "always the token with the largest probability", "next-token"),
+    (
+        "temperature, top-k sampling",
+        "logits divided by T before the softmax; only the k likeliest tokens kept, renormalised, then one drawn",
+        "next-token",
+    ),
+    ("gradient descent", "every matrix moved a small step against its gradient, W − η dW", "tiny-model-step"),
+    (
+        "residual stream",
+        "the rows each layer reads and adds its output to, so that later layers see what earlier ones wrote",
+        "induction-head",
+    ),
+    ("previous-token head", "a head whose every position attends to the position before it", "induction-head"),
+    (
+        "induction head",
+        "a head that finds the earlier copy of the current token and copies the token that followed it",
+        "induction-head",
+    ),
     (
         "additive attention (Bahdanau attention)",
         "keys scored by a small network, v_a · tanh(q W_a + k U_a), in place of dot products",
@@ -302,7 +347,7 @@ def sym(name, head=None):
 
 MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.S)
 # A subscript that is part of a symbol's name (W_Q, d_model, W_DKV, s_sink)...
-SUBSCRIPTS = {"Q", "K", "V", "O", "k", "v", "a", "model", "ff", "DKV", "UK", "UV", "sink"}
+SUBSCRIPTS = {"Q", "K", "V", "O", "U", "k", "v", "a", "model", "ff", "DKV", "UK", "UV", "sink", "vocab"}
 # ... and a letter with a subscript that names a symbol with this letter only (x_c is an entry of x).
 NAMED = {"d_c"}
 SYMBOL = re.compile(r"([A-Za-z])(?:_(\{[^{}]*\}|[A-Za-z0-9]))?")

@@ -31,4 +31,9 @@ export const LAYER_FIELDS = [
   {"name": "concat", "kind": "matrix", "finite": true},
   {"name": "W_O", "kind": "matrix", "finite": true},
   {"name": "output", "kind": "matrix", "finite": true},
+  {"name": "logits", "kind": "matrix", "finite": true, "optional": true},
+  {"name": "probs", "kind": "matrix", "finite": true, "optional": true},
+  {"name": "loss", "kind": "scalar", "finite": true, "optional": true},
+  {"name": "d_logits", "kind": "matrix", "finite": true, "optional": true},
+  {"name": "layers", "kind": "layers", "finite": true, "optional": true},
 ];

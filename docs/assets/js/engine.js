@@ -16,6 +16,7 @@
 
 import * as contract from "./contract.js";
 import { matmul, transpose } from "./matrix.js";
+import { embed, nextToken } from "./model.js";
 import { sequenceLayer, usesSequenceKeys } from "./sequence.js";
 
 // ---------------------------------------------------------------- matrix helpers
@@ -223,8 +224,29 @@ function scoringOf(fixture) {
   return { softcap: fixture.softcap ?? null, qk_norm: fixture.qk_norm ?? false, sinks: fixture.sink?.logits ?? null };
 }
 
-/** A valid fixture's whole layer, whichever form it is written in. */
+/**
+ * Attention layers on the residual stream (macros/engine/stack.py): each adds its output to
+ * the rows it read; the stack's output is the last stream, and it has no heads of its own.
+ */
+export function stack(X, layers, causal = false) {
+  let x = X; // (n, d_model)
+  const traces = layers.map(({ heads, W_O }) => {
+    const layer = selfAttention(x, heads, causal, W_O ?? null);
+    x = x.map((row, i) => row.map((v, j) => v + layer.output[i][j])); // (n, d_model)
+    return layer;
+  });
+  return { layers: traces, output: x };
+}
+
+/** A valid fixture's whole layer (or stack), with the logits of its unembedding where it has one. */
 export function run(fixture) {
+  const rows = fixture.embedding ? { ...fixture, X: embed(fixture.embedding) } : fixture;
+  const layer = rows.layers ? stack(rows.X, rows.layers, rows.causal ?? false) : runLayer(rows);
+  return fixture.unembedding ? { ...layer, ...nextToken(layer.output, fixture.unembedding, fixture.embedding) } : layer;
+}
+
+/** A valid fixture's one layer, whichever form it is written in. */
+function runLayer(fixture) {
   const causal = fixture.causal ?? false;
   const W_O = fixture.W_O ?? null;
   const scoring = scoringOf(fixture);
@@ -248,6 +270,7 @@ function rows(value) {
 
 /** One field's JSON form by its kind in the contract (macros.engine.trace._json_form). */
 function jsonForm(value, kind, visible) {
+  if (kind === "layers") return value.map(toDict);
   if (kind === "masked") return mapEntries(value, (x, i, j) => (visible[i][j] && Number.isFinite(x) ? x : null));
   if (kind === "mask") return value.map((row) => row.map(Boolean));
   return rows(value);
@@ -261,6 +284,10 @@ function fieldsToDict(source, fields, visible) {
 
 /** The contract shared with the numpy engine (macros.engine.trace.to_dict), field by field from contract.js. */
 export function toDict(layer) {
+  if (layer.layers) {
+    // A stack (macros.engine.trace.SINGLE_LAYER): no heads, concatenation or W_O of its own.
+    return fieldsToDict(layer, contract.LAYER_FIELDS.filter(({ name }) => name !== "concat" && name !== "W_O"));
+  }
   return {
     heads: layer.heads.map((head) => fieldsToDict(head, contract.HEAD_FIELDS, head.visible)),
     ...fieldsToDict(layer, contract.LAYER_FIELDS),
@@ -290,14 +317,20 @@ function finite(value, kind, visible) {
  * Fields the contract marks as allowed to overflow (the plain exponentials) are not checked.
  */
 export function overflowed(data) {
-  const guarded = (fields) => fields.filter((field) => field.finite && field.kind !== "mask");
-  for (const [i, head] of data.heads.entries()) {
+  const guarded = (fields) => fields.filter((field) => field.finite && field.kind !== "mask" && field.kind !== "layers");
+  for (const [i, head] of (data.heads ?? []).entries()) {
     const field = guarded(contract.HEAD_FIELDS).find(
       ({ name, kind }) => name in head && !finite(head[name], kind, head.visible),
     );
     if (field) return `heads[${i}].${field.name}`;
   }
-  return guarded(contract.LAYER_FIELDS).find(({ name, kind }) => !finite(data[name], kind))?.name ?? null;
+  const own = guarded(contract.LAYER_FIELDS).find(({ name, kind }) => name in data && !finite(data[name], kind));
+  if (own) return own.name;
+  for (const [l, layer] of (data.layers ?? []).entries()) {
+    const found = overflowed(layer);
+    if (found) return `layers[${l}].${found}`;
+  }
+  return null;
 }
 
 /**
@@ -305,6 +338,7 @@ export function overflowed(data) {
  * (macros.engine.variants.head_average). No head computes this map.
  */
 export function headAverage(data) {
+  if (!data.heads) return null; // a stack of layers has no heads of its own
   const n = data.heads.length;
   const first = data.heads[0].weights;
   // h x (n_q, n_k) -> (n_q, n_k)
