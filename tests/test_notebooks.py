@@ -390,6 +390,25 @@ class TestExecuted:
                 assert f"Head {head.number}, the first tokens kept: scaled_dot_product_attention agrees." in printed
         assert ("torch.nn.MultiheadAttention agrees" in printed) is bool(layer.fused_width)
 
+    @pytest.mark.parametrize("slug", [slug for slug in SLUGS if "embedding" in computed.lesson(slug).plain_fixture])
+    def test_the_model_around_attention_agrees_where_torch_is_installed(self, slug, executed):
+        """The embedding, a stack's layers, the softmax and the loss, the draw and the training
+        step: each part the lesson has is checked by finite differences and compared with torch."""
+        plain = computed.lesson(slug).plain_fixture
+        if "train" in plain:
+            step = text_output(cell_with(executed[slug], "def model_loss("))
+            assert "Every gradient agrees with finite differences: E, P, W_Q, W_K, W_V, W_O, W_U." in step
+        pytest.importorskip("torch")
+        printed = text_output(cell_with(executed[slug], "torch.nn.functional.embedding"))
+        expected = {
+            "torch.nn.functional.embedding agrees.": True,
+            "Every layer agrees with scaled_dot_product_attention.": "layers" in plain,
+            "torch.softmax and cross_entropy agree": "targets" in plain.get("unembedding", {}),
+            "torch.softmax and torch.topk agree": "sampling" in plain,
+            "PyTorch's autograd agrees with every gradient of the step.": "train" in plain,
+        }
+        assert {said: said in printed for said in expected} == expected
+
     def test_a_paged_cache_notebook_checks_its_counts(self, executed):
         assert "Every count agrees with the lesson page." in text_output(
             cell_with(executed["paged-kv-cache"], "assert pages ==")

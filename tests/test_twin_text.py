@@ -29,7 +29,7 @@ import numpy as np
 import pytest
 
 from macros import lessons
-from macros.engine.trace import HEAD_FIELDS, LAYER_FIELDS, MASK, MASKED, HeadTrace, Trace
+from macros.engine.trace import HEAD_FIELDS, LAYER_FIELDS, MASK, MASKED, MATRIX, HeadTrace, Trace
 from macros.pages import context
 from macros.render import lesson_widgets, numbers
 from macros.sources import fixture
@@ -89,8 +89,14 @@ def lab_html(lesson, fields):
     """Every widget a lab can hold, drawn by the build's helpers over every bindable path of ``fields``."""
     helpers = context.lesson_widgets_of(lesson)
     trace = lesson.trace
-    parts = [helpers["maps"]()]
-    paths = [f.name for f in BROWSER_LAYER] + ["average"]
+    if trace.layers:  # a stack: no heads of its own, so no maps or bars; every layer's fields bound
+        parts, paths = [], ["output"]
+        for l, layer in enumerate(trace.layers):  # noqa: E741
+            paths += [f"layers.{l}.{f.name}" for f in BROWSER_LAYER]
+            paths += [f"layers.{l}.heads.{i}.{name}" for i in range(layer.n_heads) for name in fields]
+    else:
+        parts = [helpers["maps"]()]
+        paths = [f.name for f in BROWSER_LAYER] + ["average"]
     for i, head in enumerate(trace.heads):
         parts += [helpers["bars"](i, row, f"head {i + 1}, query {row + 1}") for row in range(head.Q.shape[0])]
         paths += [f"heads.{i}.{name}" for name in fields]
@@ -112,6 +118,9 @@ def as_trace(data):
     def field(value, kind):
         return np.array(value, dtype=bool if kind == MASK else float)
 
+    if "layers" in data:  # a stack: its layers as traces, the last stream as its output
+        layers = tuple(as_trace(layer) for layer in data["layers"])
+        return Trace((), None, None, field(data["output"], MATRIX), layers=layers)
     heads = [HeadTrace(**{f.name: field(head[f.name], f.kind) for f in BROWSER_HEAD}) for head in data["heads"]]
     return Trace(tuple(heads), **{f.name: field(data[f.name], f.kind) for f in BROWSER_LAYER})
 
@@ -204,8 +213,10 @@ def test_for_the_same_numbers_every_bindable_field_reads_the_same(same_numbers, 
 
 
 def field_of(bind):
-    """'heads.1.weights.2' -> 'weights'; 'output.0' -> 'output'."""
+    """'heads.1.weights.2' -> 'weights'; 'output.0' -> 'output'; a stack's 'layers.0.heads.0.Q' -> 'Q'."""
     parts = bind.split(".")
+    if parts[0] == "layers":
+        parts = parts[2:]
     return parts[2] if parts[0] == "heads" else parts[0]
 
 

@@ -120,6 +120,7 @@ def stack_cells(fixture):
         "",
         "",
         "x0 = X  # (n, d_model): the stream before the first layer",
+        "show(x0=x0)",
     ]
     cells = [
         markdown(
@@ -146,7 +147,9 @@ def stack_cells(fixture):
                 f"x{l + 1}=x{l + 1})",
             )
         )
-    cells.append(code(f"output = x{len(fixture.layers)}  # the last stream: what the unembedding reads"))
+    cells.append(
+        code(f"output = x{len(fixture.layers)}  # the last stream: what the unembedding reads", "show(output=output)")
+    )
     return cells
 
 
@@ -390,12 +393,15 @@ def with_torch(fixture, layer):
     ]
     if not parts:
         return []
+    # A stack has no single layer for the heads' comparison (macros/notebooks/checks.py): this
+    # cell is then the notebook's comparison with PyTorch, and says so when it skips.
+    skipped = "Skipped the comparison with PyTorch" if _stack(fixture) else "Skipped"
     lines = [
         "try:",
         "    import torch",
         "except ImportError:",
         "    torch = None",
-        '    print("Skipped: torch is not installed here (pip install torch, then run this cell again).")',
+        f'    print("{skipped}: torch is not installed here (pip install torch, then run this cell again).")',
         "",
         "if torch is not None:",
         *parts,

@@ -26,7 +26,7 @@ from macros.render import (
     tensors,
     widgets,
 )
-from macros.vocabulary import claims, costs, display, facts, glossary, recomputed, scaling, tiles
+from macros.vocabulary import claims, costs, display, facts, glossary, model, recomputed, scaling, tiles
 from macros.vocabulary import positions as encodings
 from macros.vocabulary.registry import Registry
 
@@ -174,7 +174,7 @@ def words():
 def site_registry():
     """The names every page sees, lesson or not."""
     registry = Registry()
-    for group in (words, comparisons, layer_variants, recomputed.names, tiles.names, costs.names):
+    for group in (words, comparisons, layer_variants, recomputed.names, tiles.names, costs.names, model.names):
         registry.add(group, group())
     return registry
 

@@ -27,8 +27,19 @@ def query_labels(lesson):
     return lesson.fixture.query_labels or [str(i + 1) for i in range(lesson.trace.heads[0].Q.shape[0])]
 
 
+def own_heads(lesson, name):
+    """Refuse a widget drawn from the lesson's heads when its trace is a stack of layers, which
+    has none of its own."""
+    if not lesson.trace.heads:
+        raise WidgetError(
+            f"{name}(): this lesson's trace is a stack of layers, with no heads of its own; show a layer's "
+            "weights with its own numbers (trace.layers[l].heads[h].weights) in a table or a matrix"
+        )
+
+
 def bars(lesson, h, row, title):
     """One query's weights as bars, with the same numbers as a table beside them."""
+    own_heads(lesson, "bars")
     keys, places = key_labels(lesson), lesson.decimals
     weights = lesson.trace.heads[h].weights[row]
     svg = figures.weight_bars(weights, keys, places, f"heads.{h}.weights.{row}", title)
@@ -38,6 +49,7 @@ def bars(lesson, h, row, title):
 
 def maps(lesson, average=True, names=None):
     """Every head's weight map side by side (and their average), each with its table."""
+    own_heads(lesson, "maps")
     trace, places = lesson.trace, lesson.decimals
     keys, queries = key_labels(lesson), query_labels(lesson)
     names = names or [f"head {i + 1}" for i in range(trace.n_heads)]

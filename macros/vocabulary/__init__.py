@@ -10,7 +10,8 @@ them into one ``registry.py``, which refuses a name defined twice.
 - ``recomputed.py``: the layer computed again with one thing changed (another scale, no
   mask, causal, rows reordered); ``scaling.py``: one row's softmax, temperatures and the
   study of the scale; ``positions.py``: position encodings as a lesson names them;
-  ``costs.py`` and ``tiles.py``: facts the cost and FlashAttention lessons state.
+  ``costs.py`` and ``tiles.py``: facts the cost and FlashAttention lessons state;
+  ``model.py``: the model around attention (one-hot rows, a stack with one head taken out).
 
 May import: macros.errors to macros.render.
 """
