@@ -207,6 +207,11 @@ TWO_SIDED = [
     "two-heads-separate-projections",
     "why-attention",
     "why-scale",
+    # the model around attention: where the rows come from and what they become
+    "tokens-to-vectors",
+    "next-token",
+    "tiny-model-step",
+    "induction-head",
 ]
 
 
@@ -226,6 +231,10 @@ ON_THE_IDEA = {
     "transformer-block": ("block.ffn.", "block.output."),
     "flash-attention-tiles": ("tiles.skipped", "tiles.running_sum."),
     "alibi": ("heads.0.biased.", "heads.0.weights."),
+    "tokens-to-vectors": ("embedding.X.", "heads.0.weights."),
+    "next-token": ("probs.", "sampling.renormalised."),
+    "tiny-model-step": ("d_logits.", "backward.upstream."),
+    "induction-head": ("layers.1.heads.0.weights.", "probs."),
 }
 
 

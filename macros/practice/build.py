@@ -16,6 +16,8 @@ formats numbers; not a whole trace.
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 from macros.practice import draw, quantities, spec, worked, worked_sums
 from macros.practice.record import computed
 from macros.sources import practice_key
@@ -128,9 +130,17 @@ def questions(rec, paths, names, number, file, places, plain):
 
 def given_rows(rec):
     """Rows the panel gives beside the numbers, worked out for the reader: a transformer block's
-    attention output (its practice is about the block around attention, not attention again)."""
-    if "block" in rec.trace_data:
-        return {"attention": rec.trace_data["block"]["attention"]}
+    attention output (its practice is about the block around attention, not attention again);
+    the output rows an unembedding reads (its practice is about the logits, not the layer); the
+    stream a stack's last layer reads (its practice is about that layer)."""
+    data = rec.trace_data
+    if "block" in data:
+        return {"attention": data["block"]["attention"]}
+    if "layers" in data:
+        before = np.asarray(data["output"], dtype=float) - np.asarray(data["layers"][-1]["output"], dtype=float)
+        return {"stream": np.round(before, 12).tolist()}  # x + a − a: whole numbers print whole
+    if "logits" in data:
+        return {"output": data["output"]}
     return None
 
 

@@ -33,6 +33,7 @@ import numpy as np
 
 from macros.errors import FixtureError, PracticeError
 from macros.practice import record
+from macros.practice.spec import WHOLE
 
 MAX_TRIES = 200
 FINITE = "finite weights and outputs (no overflow)"
@@ -56,7 +57,8 @@ def drawn(draw, rng):
     if draw.values is not None and isinstance(draw.values[0], str):
         return draw.values[int(ks)]
     if draw.values is None:
-        values = ks if draw.divide == 1 and (draw.path[0] == "params" or not draw.shape) else ks / draw.divide
+        whole = draw.path[0] == "params" or not draw.shape or tuple(draw.path) in WHOLE
+        values = ks if draw.divide == 1 and whole else ks / draw.divide
     else:
         values = np.asarray(draw.values)[ks]
         if draw.path[0] == "params" and np.all(np.mod(values, 1) == 0):

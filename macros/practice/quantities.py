@@ -207,6 +207,7 @@ GRADIENT_WORDS = {
     "d_weights": lambda i, j, names: f"the weight {names.query(i)} gives {names.key(j)}",
     "d_scaled": lambda i, j, names: f"the scaled score {names.query(i)} gives {names.key(j)}",
     "d_scores": lambda i, j, names: f"the raw score {names.query(i)} gives {names.key(j)}",
+    "upstream": lambda i, j, names: f"coordinate {j + 1} of the layer's output for {names.token(i)} (dY, the upstream)",
 }
 
 
@@ -458,9 +459,9 @@ def _count(n):
 
 
 EMBEDDING_WORDS = {
-    "rows": "its row of E (looked up by its id)",
-    "positions": "its row of P (its position's learned row)",
-    "X": "its input row, E[id] + P",
+    "rows": "the row of E looked up for {token}",
+    "positions": "the row of P added at {token}",
+    "X": "the input row of {token} (its row of E plus its position's row of P)",
 }
 MATRIX_WORDS = {"E": "E", "P": "P", "W_O": "W_O", "W_U": "W_U", "W_Q": "W_Q", "W_K": "W_K", "W_V": "W_V"}
 
@@ -470,8 +471,8 @@ def model_quantity(parts, names, rec=None):
     loss, the draw, a layer of a stack and a training step."""
     match parts:
         case ["embedding", field, i, c] if field in EMBEDDING_WORDS:
-            token = names.token(int(i))
-            return Quantity(f"coordinate {int(c) + 1} of {EMBEDDING_WORDS[field]}, for {token}")
+            what = EMBEDDING_WORDS[field].format(token=names.token(int(i)))
+            return Quantity(f"coordinate {int(c) + 1} of {what}")
         case ["logits", i, t]:
             return Quantity(f"the logit of {names.word(int(t))} at {names.token(int(i))}")
         case ["probs", i, t]:
@@ -489,8 +490,8 @@ def model_quantity(parts, names, rec=None):
             token = names.token(int(i))
             return Quantity(f"the gradient of the loss with respect to the logit of {names.word(int(t))} at {token}")
         case ["sampling", "probs" | "renormalised" as field, t]:
-            which = "after top-k, renormalised" if field == "renormalised" else "at the temperature, before top-k"
-            return Quantity(f"the probability of {names.word(int(t))} as the next token, {which}", **WEIGHT)
+            which = "at the temperature, after top-k, renormalised" if field == "renormalised" else "at the temperature"
+            return Quantity(f"the probability of {names.word(int(t))} in the draw of the next token, {which}", **WEIGHT)
         case ["sampling", "choice"]:
             return Quantity("the id of the token drawn", **COUNT)
         case ["train", "loss_after"]:

@@ -19,7 +19,9 @@
 ``draw`` keys are the fixture's matrix fields as its error messages write them (``X``,
 ``Q``, ``K``, ``V``, ``W_O``, ``source``, ``heads[1].W_K``; ``[*]`` stands for every head),
 its params (``params.n``), its whole-number settings (``window``, ``block_size``,
-``query_block_size``) and the transformer block's ``transformer.order``. Each value holds
+``query_block_size``), the transformer block's ``transformer.order`` and the model's
+``embedding.E``, ``embedding.P``, ``embedding.ids``, ``unembedding.W_U`` and
+``sampling.temperature``. Each value holds
 exactly one of ``ints: [lo, hi]`` (whole numbers), ``tenths: [lo, hi]`` (one-decimal numbers)
 or ``one_of: [...]`` (a list to pick from: numbers, or words for a setting written as a word),
 and an optional ``shape`` (default: the lesson's own). Bounds are within ±1000 (±1,000,000
@@ -140,7 +142,24 @@ def drawable_fields(base):
             fields[name] = keys
     for name in base.get("params", {}):
         fields[f"params.{name}"] = ("params", name)
-    return fields
+    return fields | model_fields(base)
+
+
+# The model around attention's fields a block may draw: the embedding's matrices and ids, a
+# separate unembedding, the draw's temperature (macros/sources/model_keys.py).
+MODEL_FIELDS = {
+    "embedding.E": ("embedding", "E"),
+    "embedding.P": ("embedding", "P"),
+    "embedding.ids": ("embedding", "ids"),
+    "unembedding.W_U": ("unembedding", "W_U"),
+    "sampling.temperature": ("sampling", "temperature"),
+}
+WHOLE = {("embedding", "ids")}  # drawn whole numbers that stay whole (ids), as params' do
+
+
+def model_fields(base):
+    """The model's fields the lesson has (a tied W_U, the word, is not a matrix to draw)."""
+    return {name: keys for name, keys in MODEL_FIELDS.items() if isinstance(at(base, keys, None), list | int | float)}
 
 
 def at(data, path, missing=KeyError):

@@ -63,6 +63,14 @@ FROM_PARAMS = ("cost", "decode_cost", "memory", "paged", "kv_cache", "window_cos
 UNIT_PREFIXES = ("millions", "billions", "mib", "gib")
 
 
+# Rows the panel gives, worked out as the lesson works them (macros.practice.build.given_rows).
+GIVEN = {
+    "attention": "a, the attention layer's output for each token (given: worked from X as the lesson does)",
+    "output": "Y, the layer's output for each token (given: worked from X as the lesson does)",
+    "stream": "x, the stream the last layer reads, one row per token (given: X plus what the layers before added)",
+}
+
+
 def uses_params(questions):
     """The kind of cost question a set asks (computed from the lesson's params, not its
     matrices), or None."""
@@ -76,6 +84,8 @@ def uses_params(questions):
 def inputs(fixture, places, with_params=False, given_rows=None):
     """The numbers a question is computed from, as (caption, rows of texts) and (caption, text):
     every matrix of the layer, head by head, and the settings that change what it computes."""
+    if given_rows and ("output" in given_rows or "stream" in given_rows):
+        return around_inputs(fixture, places, given_rows)
     tables, heads = embedding_tables(fixture, places), fixture.get("heads", [])
     for name in ("X", "Q", "K", "V", "source"):
         if name in fixture:
@@ -125,13 +135,9 @@ def inputs(fixture, places, with_params=False, given_rows=None):
             "base^(−2(i − 1)/d_k): the first token is not turned."
         )
     tables += extra_tables(fixture, places) + stack_tables(fixture, places) + unembedding_tables(fixture, places)
-    if given_rows and "attention" in given_rows:
-        tables.append(
-            (
-                "a, the attention layer's output for each token (given: worked from X as the lesson does)",
-                format_rows(given_rows["attention"], places),
-            )
-        )
+    for name, caption in GIVEN.items():
+        if given_rows and name in given_rows:
+            tables.append((caption, format_rows(given_rows[name], places)))
     notes += settings(fixture, places) + model_settings(fixture, places)
     if with_params == "paged":
         return [], paged_notes(fixture)
@@ -286,6 +292,36 @@ def unembedding_tables(fixture, places):
     return [("W_U, the unembedding: one column per token of the vocabulary", format_rows(found["W_U"], places))]
 
 
+def around_inputs(fixture, places, given_rows):
+    """A question about what comes after the layers: the rows they hand on (given), and only the
+    matrices that work on them (the last layer of a stack, the unembedding)."""
+    tables = []
+    if "stream" in given_rows:
+        last = {**fixture, "layers": fixture["layers"][-1:]}
+        tables += [
+            (caption.replace("layer 1", f"layer {len(fixture['layers'])}"), rows)
+            for caption, rows in stack_tables(last, places)
+        ]
+    if fixture["unembedding"]["W_U"] == "tied":
+        words = ", ".join(fixture["vocabulary"])
+        tables.append(
+            (
+                f"E, the embedding, whose rows score the tokens (tied: W_U = Eᵀ): rows for {words}",
+                format_rows(fixture["embedding"]["E"], places),
+            )
+        )
+    tables += unembedding_tables(fixture, places)
+    for name, caption in GIVEN.items():
+        if name in given_rows:
+            tables.append((caption, format_rows(given_rows[name], places)))
+    notes = (
+        ["The mask is causal: position i sees positions 1 to i."]
+        if fixture.get("causal") and "stream" in given_rows
+        else []
+    )
+    return tables, notes + model_settings(fixture, places)
+
+
 def model_settings(fixture, places):
     """The model around the layer, in words: the text's ids, the unembedding, the draw, the step."""
     notes, words = [], fixture.get("vocabulary", [])
@@ -307,7 +343,7 @@ def model_settings(fixture, places):
     draw = fixture.get("sampling")
     if draw:
         kept = f", the top {draw['top_k']} kept and renormalised" if "top_k" in draw else ""
-        temperature = format_values([draw["temperature"]], places)[0]
+        temperature = given(draw["temperature"])
         notes.append(
             f"The next token is drawn from the last row at temperature {temperature}{kept}, seed {draw['seed']}."
         )
