@@ -461,7 +461,7 @@ def _count(n):
 EMBEDDING_WORDS = {
     "rows": "the row of E looked up for {token}",
     "positions": "the row of P added at {token}",
-    "X": "the input row of {token} (its row of E plus its position's row of P)",
+    "X": "the input row of {token}, its row of E plus its position's row of P",
 }
 MATRIX_WORDS = {"E": "E", "P": "P", "W_O": "W_O", "W_U": "W_U", "W_Q": "W_Q", "W_K": "W_K", "W_V": "W_V"}
 
