@@ -73,9 +73,11 @@ def text(listed):
 
 
 def matrices(fixture):
-    """(description, a function giving the fixture with that matrix replaced) for each matrix."""
-    found = []
-    for name in ("X", "Q", "K", "V", "source"):
+    """(description, a function giving the fixture with that matrix replaced) for each matrix.
+    With an embedding, X is made from E and P when the layer runs, so those are changed instead;
+    a stack's heads are its layers'; a separate unembedding's W_U is one more."""
+    found = embedding_matrices(fixture)
+    for name in ("Q", "K", "V", "source") if found else ("X", "Q", "K", "V", "source"):
         if getattr(fixture, name, None) is not None:
             found.append((name, lambda M, name=name: dataclasses.replace(fixture, **{name: M}), getattr(fixture, name)))
     for i, head in enumerate(getattr(fixture, "heads", ())):
@@ -85,7 +87,54 @@ def matrices(fixture):
                 heads=tuple(dataclasses.replace(h, **{name: M}) if j == i else h for j, h in enumerate(fixture.heads)),
             )
             found.append((f"heads[{i}].{name}", replace, getattr(head, name)))
+    return found + stack_matrices(fixture) + unembedding_matrices(fixture)
+
+
+def embedding_matrices(fixture):
+    emb = getattr(fixture, "embedding", None)
+    if emb is None:
+        return []
+    found = [("embedding.E", lambda M: dataclasses.replace(fixture, embedding=dataclasses.replace(emb, E=M)), emb.E)]
+    if emb.P is not None:
+        found.append(
+            ("embedding.P", lambda M: dataclasses.replace(fixture, embedding=dataclasses.replace(emb, P=M)), emb.P)
+        )
     return found
+
+
+def stack_matrices(fixture):
+    """Each layer's heads' projections, layer by layer."""
+    found = []
+    for l, layer in enumerate(getattr(fixture, "layers", ())):  # noqa: E741
+        for i, head in enumerate(layer.heads):
+            for name in ("W_Q", "W_K", "W_V"):
+
+                def replace(M, l=l, i=i, name=name):  # noqa: E741
+                    heads = tuple(
+                        dataclasses.replace(h, **{name: M}) if j == i else h
+                        for j, h in enumerate(fixture.layers[l].heads)
+                    )
+                    layers = tuple(
+                        dataclasses.replace(each, heads=heads) if k == l else each
+                        for k, each in enumerate(fixture.layers)
+                    )
+                    return dataclasses.replace(fixture, layers=layers)
+
+                found.append((f"layers[{l}].heads[{i}].{name}", replace, getattr(head, name)))
+    return found
+
+
+def unembedding_matrices(fixture):
+    spec = getattr(fixture, "unembedding", None)
+    if spec is None or spec.tied:
+        return []
+    return [
+        (
+            "unembedding.W_U",
+            lambda M: dataclasses.replace(fixture, unembedding=dataclasses.replace(spec, W_U=M)),
+            spec.W_U,
+        )
+    ]
 
 
 def perturbed(lesson, seed):
