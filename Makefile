@@ -61,6 +61,16 @@ lesson: $(STAMP)
 # every test module again, about two seconds of test-fast. An empty value is unset for Python.
 test test-fast test-torch: export PYTHONDONTWRITEBYTECODE :=
 
+# The tests' temporary folders (copies of the project, built sites: tens of thousands of small
+# files in a make test) go to a folder held in memory where the machine has one, as Linux
+# does at /dev/shm. Copying the lessons folder took 36 ms on this machine's disk and 3.4 ms
+# there; make test-fast went from 11.6-12.3 s to 9.5-9.6 s (two runs each, same load).
+# pytest keeps its last three runs' folders, about 2 GB after three make tests.
+TEST_TMPDIR := $(shell test -d /dev/shm && test -w /dev/shm && echo /dev/shm)
+ifneq ($(TEST_TMPDIR),)
+test test-fast test-torch: export TMPDIR := $(TEST_TMPDIR)
+endif
+
 JOBS ?= 2
 
 # Every check: ruff, then every test (site builds, mkdocs serve and Chromium included), on
