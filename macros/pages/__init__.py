@@ -16,6 +16,8 @@ plain files.
   ``unseen_answers.py`` (a graded answer not readable above its question);
 - ``located.py``: a failed render as the one located line an author reads;
 - ``cache.py``: finished pages kept in ``.cache/pages``, keyed by every file they read;
+- ``ahead.py``: a whole build's lesson pages rendered in forked processes, each adopted by
+  the book;
 - ``scripts.py``: the page scripts bundled at build time (esbuild) and the worker shim
   search needs from disk.
 

@@ -159,6 +159,11 @@ class Book:
             self.cache.keep(src_uri, made)
         return made
 
+    def adopt(self, src_uri, made):
+        """A page another process rendered with this book's sources (``macros.pages.ahead``),
+        already kept in the page cache there."""
+        self._made[src_uri] = made
+
     def lesson_files(self, slug):
         """The files made with a lesson's page, by name ("notebook", "practice"), as bytes."""
         made = self.render(folders.src_uri(slug), self.folders[slug] / folders.LESSON_FILE)

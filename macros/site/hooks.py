@@ -2,8 +2,9 @@
 
 - the nav: the track's chapters after Home (``macros.sources.track``);
 - the site's files: lesson pages, their notebooks and practice data, the page scripts
-  (``macros.site.lesson_files``); every lesson page is rendered in ``on_env``, since its
-  notebook and practice data are made with it;
+  (``macros.site.lesson_files``): in ``mkdocs build`` every lesson page is rendered in
+  ``on_files``, by a process per core (``macros.pages.ahead``), else when MkDocs reads it;
+  its notebook and practice data, made with it, get their bytes in ``on_env``;
 - partial rebuilds under ``make serve`` (``macros.site.serving``);
 - math typeset at build time (``macros.site.math``);
 - the search index with readable math (``macros.site.compat``), and the tables and figures
@@ -57,14 +58,15 @@ def on_files(files, config):
     if book is not None:
         lesson_files.add_made_files(files, config, book)
         serving.mark_stale(files, book)
+        lesson_files.render_ahead(book)
     return files
 
 
 def on_env(env, config, files):
-    """Every lesson page is rendered here, before MkDocs reads any page: a lesson's notebook
-    and practice data are made with its page, and MkDocs needs their bytes before it writes
-    the site. When MkDocs reaches a lesson page, ``plugin.before_page`` hands over the
-    Markdown rendered now (the book keeps it); other pages are rendered there."""
+    """Each lesson's notebook and practice data get their bytes here, after MkDocs has read
+    every page and before it writes any: they are made with the lesson's page, which
+    ``plugin.before_page`` rendered when MkDocs read it (or ``on_files`` rendered ahead, in
+    ``mkdocs build``). A lesson whose page is not in the nav is rendered here."""
     book = plugin.book_of(config)
     if book is not None:
         lesson_files.render_lessons(files, book, _stop_or_say)

@@ -18,7 +18,9 @@ from mkdocs.structure.files import File
 
 from macros.errors import LessonError
 from macros.notebooks import slug_file_name
+from macros.pages import ahead
 from macros.pages import scripts as page_scripts
+from macros.site import serving
 from macros.sources import folders
 
 
@@ -54,6 +56,15 @@ def add_made_files(files, config, book):
     for slug in book.folders:
         for uri in made_uris(slug).values():
             files.append(File.generated(config, uri, content=b""))
+
+
+def render_ahead(book):
+    """In ``mkdocs build``, every lesson page rendered before MkDocs reads the first page, by
+    as many processes as there are cores (``macros.pages.ahead``); MkDocs then finds each
+    one made. Pages that failed are rendered again, and reported, when MkDocs reads them."""
+    if serving.whole_build():
+        pages = [(folders.src_uri(slug), book.folders[slug] / folders.LESSON_FILE) for slug in book.folders]
+        ahead.render_ahead(book, pages, ahead.workers())
 
 
 def render_lessons(files, book, failed):

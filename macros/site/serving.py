@@ -17,12 +17,12 @@ from macros.site import compat
 # served: src_uri -> digest of the page served now; earlier: the search index before this
 # build; pages: (src_uri, address) of every page in site order (the index's order);
 # rebuilt: the src_uris this build renders
-_state = {"dirty": False, "served": {}, "earlier": None, "pages": [], "rebuilt": set()}
+_state = {"command": None, "dirty": False, "served": {}, "earlier": None, "pages": [], "rebuilt": set()}
 
 
 def start(command, dirty):
     """MkDocs' documented on_startup: rebuilds of ``mkdocs serve --dirty`` are partial."""
-    _state.update(dirty=command == "serve" and dirty, served={}, earlier=None, pages=[], rebuilt=set())
+    _state.update(command=command, dirty=command == "serve" and dirty, served={}, earlier=None, pages=[], rebuilt=set())
 
 
 def before_build(site_dir):
@@ -41,6 +41,11 @@ def carried_index():
 
 def partial():
     return _state["dirty"]
+
+
+def whole_build():
+    """Whether this is ``mkdocs build``: one process, no server threads, every page made."""
+    return _state["command"] == "build"
 
 
 def mark_stale(files, book):

@@ -1,0 +1,60 @@
+"""Lesson pages rendered ahead of a build in forked workers (``macros.pages.ahead``): the pages
+the book adopts are the ones it renders itself, and a page that fails in a worker is left to
+the book's own render, which stops with the located line an author reads."""
+
+import shutil
+
+import pytest
+
+from macros.pages import ahead
+from macros.pages.book import PageError
+from macros.sources import folders
+from tests import computed
+from tests.sitebuild import PROJECT, edit
+
+SLUGS = ["why-attention", "attention-by-hand", "one-head-with-projections"]
+
+
+@pytest.fixture
+def copied(tmp_path):
+    shutil.copytree(PROJECT / "lessons", tmp_path / "lessons", ignore=shutil.ignore_patterns("__pycache__"))
+    return tmp_path
+
+
+def pages(root):
+    return [(folders.src_uri(slug), root / folders.src_uri(slug)) for slug in SLUGS]
+
+
+def test_pages_rendered_ahead_are_the_pages_rendered_in_turn(copied):
+    book = computed.book_over(copied)
+    ahead.render_ahead(book, pages(copied), 2)
+    in_turn = computed.book_over(copied)
+    for src_uri, path in pages(copied):
+        adopted = book.kept(src_uri)
+        assert adopted is not None, f"{src_uri} was not rendered ahead"
+        made = in_turn.render(src_uri, path)
+        assert (adopted.markdown, adopted.files, adopted.sources) == (made.markdown, made.files, made.sources)
+
+
+def test_one_worker_renders_nothing_ahead(copied):
+    # negative control for the case above: adopted pages come from the workers
+    book = computed.book_over(copied)
+    ahead.render_ahead(book, pages(copied), 1)
+    assert [book.kept(src_uri) for src_uri, _ in pages(copied)] == [None] * len(SLUGS)
+
+
+def test_a_page_that_fails_ahead_is_reported_by_the_books_own_render(copied):
+    broken = f"lessons/{SLUGS[1]}/lesson.md"
+    edit(copied / broken, "## Step 1: scores", "## Step 1: scores {{ trace.heads[0].weigths }}")
+    book = computed.book_over(copied)
+    ahead.render_ahead(book, pages(copied), 2)
+    assert book.kept(folders.src_uri(SLUGS[0])) is not None and book.kept(broken) is None
+    with pytest.raises(PageError, match=rf"^{broken}:\d+: head has no value 'weigths'; did you mean 'weights'\?$"):
+        book.render(broken, copied / broken)
+
+
+def test_the_workers_are_the_cores_unless_set(monkeypatch):
+    monkeypatch.setenv("LESSON_WORKERS", "1")
+    assert ahead.workers() == 1
+    monkeypatch.delenv("LESSON_WORKERS")
+    assert ahead.workers() >= 1
