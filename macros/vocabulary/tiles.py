@@ -68,5 +68,28 @@ def tile_steps(tiles, head):
     return rows
 
 
+def tile_memory(queries, keys, d_k, block_bytes, accumulator_bytes):
+    """What one tile keeps in fast memory at once, part by part, as FlashAttention's forward
+    pass holds it: the query, key and value blocks in the number type the model stores
+    (``block_bytes`` each), and the tile's scores, the running output and each query's m and l
+    in the wider type the sums are kept in (``accumulator_bytes``). The page states whether a
+    tile fits from these, not from its scores alone."""
+    parts = [
+        ("queries", queries * d_k, block_bytes),
+        ("keys", keys * d_k, block_bytes),
+        ("values", keys * d_k, block_bytes),
+        ("scores", queries * keys, accumulator_bytes),
+        ("running output", queries * d_k, accumulator_bytes),
+        ("m and l", 2 * queries, accumulator_bytes),
+    ]
+    rows = [SimpleNamespace(part=part, numbers=numbers, bytes=numbers * size) for part, numbers, size in parts]
+    return SimpleNamespace(rows=rows, bytes=sum(row.bytes for row in rows))
+
+
 def names():
-    return {"tile_kinds": tile_kinds, "tiles_follow_online": follow_online, "tile_steps": tile_steps}
+    return {
+        "tile_kinds": tile_kinds,
+        "tiles_follow_online": follow_online,
+        "tile_steps": tile_steps,
+        "tile_memory": tile_memory,
+    }
