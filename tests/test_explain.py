@@ -85,9 +85,19 @@ def test_a_partial_refuses_a_layer_it_does_not_model(tmp_path):
 def test_the_scaling_sentence_says_what_grows_with_the_width(seed_lesson):
     """The spread of the dot products grows (variance d_k for unit-variance entries), not each score."""
     head = seed_lesson.trace.heads[0]
-    for text in (str(explain(seed_lesson).scaling(head)), str(explain(seed_lesson).scaling(head, 2))):
+    for text in (
+        str(explain(seed_lesson).scaling(head, full=True)),
+        str(explain(seed_lesson).scaling(head, 2, full=True)),
+    ):
         assert "variance $d_k$" in text and "back to 1" in text
         assert "Dot products grow" not in text and "keeps the\nscores from growing" not in text
+
+
+def test_the_scaling_reason_is_given_in_full_once_and_linked_after(seed_lesson):
+    """A lesson after the first that scales says it in one sentence and links the lesson on it."""
+    short = str(explain(seed_lesson).scaling(seed_lesson.trace.heads[0], 2))
+    assert "variance" not in short and "keeps their spread the same" in short
+    assert "[Why divide by √d_k](../why-scale/lesson.md)" in short
 
 
 def test_a_masked_row_of_softmax_shows_its_hidden_keys_as_exact_zeros(seed_lesson):
