@@ -13,11 +13,13 @@ tests after it see.
 
 import dataclasses
 import functools
+import os
 from pathlib import Path
 
 import numpy as np
 
 from macros import lessons
+from macros.caching.whole_files import write_whole
 from macros.notebooks.build import notebook_bytes
 from macros.pages.book import Book
 from macros.sources import front_matter
@@ -84,11 +86,24 @@ def book():
     return compiled_templates.shared(Book(ROOT, cache=False, compute=lambda slug: (lesson(slug), {})))
 
 
+# Under pytest-xdist each process reads most of the same pages: the first to render one
+# leaves its Markdown in a folder of this run (made before the processes start, named by
+# $ABH_SHARED_PAGES: tests/conftest.py), and the others read it there instead of rendering it.
+SHARED_PAGES = "ABH_SHARED_PAGES"
+
+
 @functools.cache
 def page(slug):
     """The Markdown of lesson ``slug``'s page, as the build renders it."""
+    shared = os.environ.get(SHARED_PAGES)
+    kept = Path(shared) / f"{slug}.md" if shared else None
+    if kept is not None and kept.exists():
+        return kept.read_text(encoding="utf-8")
     src = lessons.src_uri(slug)
-    return book().render(src, ROOT / src).markdown
+    markdown = book().render(src, ROOT / src).markdown
+    if kept is not None:
+        write_whole(kept, markdown.encode("utf-8"))
+    return markdown
 
 
 @functools.cache

@@ -1,9 +1,11 @@
 import os
+import shutil
+import tempfile
 
 import pytest
 from hypothesis import settings
 
-from tests import browsers, sitebuild
+from tests import browsers, computed, sitebuild
 from tests.tabs import Tabs
 
 pytest_plugins = ["pytester"]  # tests/test_tested_site.py runs the site fixture in a session of its own
@@ -171,3 +173,22 @@ def tabs(browser, _tabs):
     """The run's browser tabs (tests/tabs.py): ``with tabs.lend(**context_options) as page``
     gives a test a page with no past, in a context made with those options."""
     return _tabs
+
+
+_shared_pages = []  # the folder of this run's shared pages (tests/computed.py), made by the first process
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session):
+    """The run's folder of shared pages, made before pytest-xdist starts its processes (they
+    inherit the variable that names it)."""
+    if not hasattr(session.config, "workerinput"):
+        _shared_pages.append(tempfile.mkdtemp(prefix="abh-pages-"))
+        os.environ[computed.SHARED_PAGES] = _shared_pages[-1]
+
+
+def pytest_sessionfinish(session):
+    """The run's shared pages go with the run."""
+    while _shared_pages:
+        shutil.rmtree(_shared_pages.pop(), ignore_errors=True)
+        os.environ.pop(computed.SHARED_PAGES, None)
