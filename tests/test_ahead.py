@@ -57,4 +57,5 @@ def test_the_workers_are_the_cores_unless_set(monkeypatch):
     monkeypatch.setenv("LESSON_WORKERS", "1")
     assert ahead.workers() == 1
     monkeypatch.delenv("LESSON_WORKERS")
-    assert ahead.workers() >= 1
+    monkeypatch.setattr(ahead.os, "sched_getaffinity", lambda _pid: {0, 1, 2})
+    assert ahead.workers() == 3

@@ -239,3 +239,17 @@ def test_the_trace_of_a_fixture_with_an_embedding_is_computed_from_its_ids(tmp_p
     loaded = fixture.load(path)
     moved = dataclasses.replace(loaded, embedding=dataclasses.replace(loaded.embedding, ids=(1, 0, 2)))
     assert loaded.tokens == ("c", "a", "c") and moved.run().heads[0].Q.tolist()[0] == [0, 1]
+
+
+@pytest.mark.parametrize("slug", ["induction-head", "tokens-to-vectors"])
+def test_the_json_view_of_a_trace_is_its_json_form(slug):
+    """Read through the view field by field, a trace gives what to_dict gives: a stack's view
+    lists no "heads" (its heads are its layers'), a layer's lists them."""
+    from macros.engine.trace import LAYER_FIELDS, JsonView
+    from tests import computed
+
+    trace = computed.lesson(slug).trace
+    view = JsonView(trace, LAYER_FIELDS)
+    plain = json.loads(json.dumps(to_dict(trace)))
+    assert list(view) == list(plain) and all(name in view for name in plain) and len(view) == len(plain)
+    assert ("heads" in view) == (slug != "induction-head")

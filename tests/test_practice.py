@@ -389,7 +389,7 @@ BAD = {
     "unknown constraint": (
         {**GOOD, "require": ["no_tied_top_weights"]},
         "practice.require[0]: expected one of the constraints no_tied_top_weight, scores_within, "
-        "no_fully_masked_row, no_uniform_weights, no_zero_row, answer_not, answers_differ, got "
+        "no_fully_masked_row, no_uniform_weights, no_zero_row, answer_not, answers_differ, no_tie_at_top_k, got "
         "'no_tied_top_weights' (did you mean no_tied_top_weight?)",
     ),
     "constraint without its value": (

@@ -11,6 +11,7 @@ docstrings work out; and every lesson's sets are held to what the book promises 
 import json
 import re
 import shutil
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -134,6 +135,17 @@ class TestRules:
         assert draw.no_uniform_weights(
             rec_of({"Q": [[1.0, 0.0], [1.0, 0.0]], "K": EYE, "V": EYE, "causal": True}), None, {}
         )
+
+    def test_a_tie_at_the_last_place_top_k_keeps_is_refused(self):
+        """Probabilities 0.4, 0.2, 0.2, 0.2 with k = 2: second place is tied with third and fourth,
+        so which token top-2 keeps would need a tie rule; 0.4, 0.3, 0.2, 0.1 needs none."""
+
+        def sampled(probs, k):
+            sampling = SimpleNamespace(probs=np.array(probs), kept=range(k))
+            return SimpleNamespace(trace=SimpleNamespace(sampling=sampling))
+
+        assert not draw.no_tie_at_top_k(sampled([0.4, 0.2, 0.2, 0.2], 2), 0.01, {})
+        assert draw.no_tie_at_top_k(sampled([0.4, 0.3, 0.2, 0.1], 2), 0.01, {})
 
     def test_a_zero_row_of_the_named_matrix_is_refused(self):
         zero_value = rec_of({"Q": [[1.0, 0.0]], "K": EYE, "V": [[0.0, 0.0], [1.0, 2.0]]})

@@ -532,13 +532,17 @@ class JsonView(Mapping):
         return self._read[name]
 
     def __contains__(self, name):
-        return name in self._kinds or (name == "heads" and hasattr(self.record, "heads") and not is_stack(self.record))
+        return name in self._kinds or (name == "heads" and self._has_heads())
 
     def __iter__(self):
-        return iter((["heads"] if hasattr(self.record, "heads") else []) + list(self._kinds))
+        return iter((["heads"] if self._has_heads() else []) + list(self._kinds))
 
     def __len__(self):
-        return len(self._kinds) + hasattr(self.record, "heads")
+        return len(self._kinds) + self._has_heads()
+
+    def _has_heads(self):
+        """A layer's heads are a field of its JSON form; a stack's are its layers' (to_dict)."""
+        return hasattr(self.record, "heads") and not is_stack(self.record)
 
     def _convert(self, name):
         if name == "heads":

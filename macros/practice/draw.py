@@ -19,7 +19,10 @@ The rules:
   an answer that guessing 0 or 1 would pass, or working that comes to nothing (a gradient
   through a zero row, a rescale by 1, no tile skipped);
 - ``answers_differ``: the values a set grades differ by more than their tolerance (two scores
-  that the projections make differ, say).
+  that the projections make differ, say);
+- ``no_tie_at_top_k`` (value: a margin): the sampling's k-th and (k+1)-th largest
+  probabilities differ by more than the margin, so which tokens top-k keeps needs no rule for
+  ties (the lower id wins, which a reader would have to be told).
 
 A set repeats another when its drawn numbers are the same, or when it asks the same kind of
 question with the same answers and worked solutions (a count that does not depend on what
@@ -141,6 +144,13 @@ def answers_differ(rec, _value, asked):
     return True
 
 
+def no_tie_at_top_k(rec, margin, _asked):
+    sampling = rec.trace.sampling  # (the spec refuses the rule in a lesson without sampling)
+    ranked = np.sort(sampling.probs)[::-1]  # (V,), largest first
+    k = len(sampling.kept)
+    return k >= len(ranked) or ranked[k - 1] - ranked[k] > margin + 1e-9
+
+
 CHECKS = {
     "no_tied_top_weight": no_tied_top_weight,
     "scores_within": scores_within,
@@ -148,6 +158,7 @@ CHECKS = {
     "no_uniform_weights": no_uniform_weights,
     "no_zero_row": no_zero_row,
     "answer_not": answer_not,
+    "no_tie_at_top_k": no_tie_at_top_k,
     "answers_differ": answers_differ,
 }
 

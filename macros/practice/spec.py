@@ -30,7 +30,7 @@ for params, which hold sizes and lengths).
 ``require`` lists constraints, each a bare name or ``name: value`` (macros.practice.draw):
 ``no_tied_top_weight`` (a margin, default 1e-6), ``scores_within: B``, ``no_fully_masked_row``,
 ``no_uniform_weights``, ``no_zero_row: V`` (X, Q, K, V or source), ``answer_not: [0, 1]``,
-``answers_differ``.
+``answers_differ``, ``no_tie_at_top_k`` (a margin, default 1e-6).
 Besides them, every set must differ from the sets before it (macros.practice.draw), so the
 block's draw space must hold more sets than ``variants``.
 
@@ -72,6 +72,7 @@ CONSTRAINTS = {
     "no_zero_row": ("matrix", None),
     "answer_not": ("numbers", None),
     "answers_differ": (None, None),
+    "no_tie_at_top_k": ("number", 1e-6),
 }
 
 
@@ -225,7 +226,7 @@ class Reader:
             seed=seed,
             variants=variants,
             draws=self.draws(practice["draw"], base),
-            require=self.require(practice.get("require", [])),
+            require=self.require(practice.get("require", []), base),
             kinds=self.kinds(practice, known_paths),
         )
         if spec.space <= variants:
@@ -303,10 +304,14 @@ class Reader:
             self.fail(path, f"numbers with at most one decimal, within ±{BOUND}", describe(value))
         return k
 
-    def require(self, value):
+    def require(self, value, base):
         if not isinstance(value, list):
             self.fail(".require", "a list of constraints", describe(value))
-        return tuple(self.constraint(item, f".require[{i}]") for i, item in enumerate(value))
+        found = tuple(self.constraint(item, f".require[{i}]") for i, item in enumerate(value))
+        for i, (name, _) in enumerate(found):
+            if name == "no_tie_at_top_k" and "sampling" not in base:
+                self.fail(f".require[{i}]", "no_tie_at_top_k only in a lesson with a sampling block", "no sampling")
+        return found
 
     def constraint(self, item, path):
         if isinstance(item, dict) and len(item) == 1:
