@@ -19,7 +19,7 @@ import yaml
 
 from macros import lessons
 from macros.errors import PracticeError
-from macros.practice import draw, record, spec, worked
+from macros.practice import draw, record, spec, worked, worked_lines
 from macros.render import practice as render_practice
 from tests import computed
 from tests.sitebuild import PROJECT
@@ -85,7 +85,8 @@ class TestRefusedAtTheirLine:
         """With the rounding note taken away, a sum whose rounded terms give another result is a
         silent miss: two-heads-separate-projections' own reading (set 0), 0.248·1 + 0.248·0 +
         0.503·1 ≈ 0.752 unrounded, which the shown numbers make 0.751 (hand sum)."""
-        monkeypatch.setattr(worked, "note", lambda *args, **kwargs: "")
+        for module in (worked, worked_lines):  # every module that writes rounding notes
+            monkeypatch.setattr(module, "note", lambda *args, **kwargs: "")
         block = {"draw": {"X": {"ints": [-2, 2]}}, "answer": "heads.0.output.2.0"}
         message, lines = refusal(tmp_path, block)
         head = f"lessons/two-heads-separate-projections/fixture.yaml:{line_of(lines, 'answer')}: practice.answer: "

@@ -8,7 +8,7 @@ import pytest
 
 from macros import lessons
 from macros.errors import PracticeError
-from macros.practice import worked, worked_sums
+from macros.practice import worked, worked_lines, worked_sums
 from tests import computed
 
 # Two-heads-separate-projections' reading as served before: 0.004 + 1.336 + 0.329 = 1.669, shown 1.671.
@@ -55,7 +55,8 @@ class TestTheCheck:
         """The control on a real lesson: with the rounding notes taken away, backward-pass's
         gradient entries miss silently (0.446 · (2 − 1.783), hand product 0.0968, shown 0.097,
         holds; its da · a, 2·0.446 + 2·0.446 = 1.784, shown 1.783, does not)."""
-        monkeypatch.setattr(worked, "note", lambda *args, **kwargs: "")
+        for module in (worked, worked_lines):  # every module that writes rounding notes
+            monkeypatch.setattr(module, "note", lambda *args, **kwargs: "")
         with pytest.raises(PracticeError) as caught:
             lessons.load(lessons.LESSONS / "backward-pass")
         message = str(caught.value)

@@ -7,7 +7,9 @@ checked at build time in Python and shipped to the page as data (the browser dra
 - ``record.py``: one drawn set computed, read by path as a question grades it, with the
   quantities a question may ask beyond the trace;
 - ``quantities.py``: what a question asks, in a reader's words, with its range and tolerance;
-- ``worked.py``: each question's worked solution, every step it needs;
+- ``worked.py``: each question's worked solution, every step it needs; ``worked_model.py``
+  those on the model around attention (embedding, logits, loss, draw, a stack);
+  ``worked_lines.py`` the lines both write their steps with;
   ``worked_sums.py``: every sum a worked solution shows, redone;
 - ``build.py``: a lesson's practice put together (its own numbers, then the drawn sets).
 

@@ -15,74 +15,33 @@ A path with no solution here is refused (KeyError): no question ships without it
 
 import numpy as np
 
+from macros.practice import worked_model
 from macros.practice.record import UNITS
+from macros.practice.worked_lines import (
+    _and,
+    _dot,
+    _embedded_lines,
+    _factor,
+    _num,
+    _ratio,
+    _result,
+    _row,
+    _softmax_lines,
+    _spaced,
+    _sum,
+    _visible_keys,
+    _weight_line,
+    _weights_line,
+)
 from macros.render.arithmetic import note
-from macros.render.numbers import as_shown, format_number, format_rows, format_values, given
+from macros.render.numbers import as_shown, format_rows, format_values, given
 
 # ---------------------------------------------------------------- numbers as text
-
-
-def _num(x, places):
-    return format_number(x, places)
-
-
-def _row(values, places, visible=None):
-    values = [0.0 if v is None else v for v in values]
-    texts = format_values(values, places)
-    if visible is not None:
-        texts = [t if seen else "−∞" for t, seen in zip(texts, visible, strict=True)]
-    return "[" + ", ".join(texts) + "]"
 
 
 def _rows(M, places):
     """A matrix as rows, every entry formatted alike (one decimal style for the whole matrix)."""
     return "; ".join("[" + ", ".join(row) + "]" for row in format_rows(M, places))
-
-
-def _factor(text):
-    """A number as a factor of a product or a later term of a sum: a negative one in parentheses."""
-    return f"({text})" if text.startswith("−") else text
-
-
-def _and(items):
-    items = [str(x) for x in items]
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def _spaced(text):
-    return f" {text}" if text else ""
-
-
-def _relation(from_shown, exact, places):
-    """'=' when the numbers as shown give the result exactly and it is shown exactly, else '≈'."""
-    shown = float(as_shown(exact, places))
-    return "=" if abs(float(from_shown) - float(exact)) < 1e-12 and abs(shown - float(exact)) < 1e-12 else "≈"
-
-
-def _result(written, from_shown, exact, places, operands):
-    """'written ≈ x.' with the book's rounding note when the shown numbers give another result."""
-    sign = _relation(from_shown, exact, places)
-    return f"{written} {sign} {_num(exact, places)}." + _spaced(note(from_shown, exact, places, operands))
-
-
-def _sum(terms, exact, places, operands="numbers"):
-    texts = format_values(terms, places)
-    written = " + ".join(_factor(t) if i else t for i, t in enumerate(texts))
-    return _result(written, as_shown(terms, places).sum(), exact, places, operands)
-
-
-def _dot(a, b, exact, places, operands="numbers"):
-    pairs = zip(format_values(a, places), format_values(b, places), strict=True)
-    written = " + ".join(f"{_factor(x) if i else x}·{_factor(y)}" for i, (x, y) in enumerate(pairs))
-    from_shown = float(np.dot(as_shown(a, places), as_shown(b, places)))
-    return _result(written, from_shown, exact, places, operands)
-
-
-def _ratio(top, bottom, exact, places, operands="numbers"):
-    t, b = _num(top, places), _num(bottom, places)
-    return _result(
-        f"{t} / {b}", float(as_shown(top, places)) / float(as_shown(bottom, places)), exact, places, operands
-    )
 
 
 def _times(a, b, exact, places, operands="numbers"):
@@ -144,10 +103,6 @@ def _as_row(value):
 def _input_rows(plain, rec):
     """X as given, or made from the embedding (E[ids] + P), which the solution says first."""
     return plain["X"] if "X" in plain else rec.data["embedding"]["X"]
-
-
-def _visible_keys(head, q):
-    return [j for j, seen in enumerate(head["visible"][q]) if seen]
 
 
 def _score_lines(plain, rec, h, q, keys, places, scaled=True):
@@ -221,30 +176,6 @@ def _rotary_lines(head, q, keys, places):
             f"turned: {_row(after, places)}."
         )
     return lines
-
-
-def _softmax_lines(scaled, visible, shift, exps, total, places, what="scaled scores"):
-    """Subtract the largest, exponentiate, add up: the softmax's steps up to its sum."""
-    seen = [j for j, v in enumerate(visible) if v]
-    shown = [exps[j] for j in seen]
-    hidden = "" if len(seen) == len(visible) else " (a hidden key gets exponential 0)"
-    return [
-        f"The {what} the query sees: {_row(scaled, places, visible)}. Subtract the largest, "
-        f"{_num(shift, places)}, and take the exponential of each: {_row(exps, places)}{hidden}.",
-        "Their sum: " + _sum(shown, total, places, "exponentials")
-        if len(shown) > 1
-        else f"Their sum: {_num(total, places)}.",
-    ]
-
-
-def _weight_line(exps, total, weights, k, places):
-    return f"The weight of key {k + 1}: its exponential over the sum, " + _ratio(
-        exps[k], total, weights[k], places, "exponentials"
-    )
-
-
-def _weights_line(weights, places):
-    return f"Each exponential over the sum, the weights: {_row(weights, places)}."
 
 
 def _softmax_of_head(head, q, places, plain=None):
@@ -347,17 +278,17 @@ def solution(path, rec, places, plain):
         case [("millions" | "billions" | "mib" | "gib") as unit, *rest]:
             return _unit_solution(unit, ".".join(rest), rec, places, plain)
         case ["embedding", "rows" | "positions" | "X" as field, i, c]:
-            return _embedding_solution(plain, rec, field, int(i), int(c), places)
+            return worked_model.embedding_solution(plain, rec, field, int(i), int(c), places)
         case ["probs", i, t]:
-            return _probability_solution(plain, rec, int(i), int(t), places)
+            return worked_model.probability_solution(plain, rec, int(i), int(t), places)
         case ["d_logits", i, t]:
-            return _logit_gradient_solution(plain, rec, int(i), int(t), places)
+            return worked_model.logit_gradient_solution(plain, rec, int(i), int(t), places)
         case ["backward", "upstream", i, c] if "logits" in data:
-            return _upstream_solution(plain, rec, int(i), int(c), places)
+            return worked_model.upstream_solution(plain, rec, int(i), int(c), places)
         case ["sampling", "probs" | "renormalised" as field, t]:
-            return _sampling_solution(plain, rec, field, int(t), places)
+            return worked_model.sampling_solution(plain, rec, field, int(t), places)
         case ["layers", l, "heads", h, "weights", q, k]:
-            return _stack_weights_solution(plain, rec, int(l), int(h), int(q), int(k), places)
+            return worked_model.stack_weights_solution(plain, rec, int(l), int(h), int(q), int(k), places)
         case ["batch", b, *rest]:
             return _batch_solution(int(b), rest, rec, places, plain)
         case ["latent", "c", q, c]:
@@ -1278,242 +1209,4 @@ def _backward_solution(data, h, field, i, j, places):
             f"Times 1/√d_k = {_num(head['scale'], places)}: "
             + _times(grads["d_scaled"][i][j], head["scale"], grads["d_scores"][i][j], places)
         )
-    return lines
-
-
-# ---------------------------------------------------------------- the model around attention
-
-
-def _embedded_lines(plain, rec, positions, places):
-    """Where the rows come from when the lesson looks them up: each position's row of E (by its
-    token's id) plus its row of P. Nothing when X is given."""
-    if "embedding" not in plain:
-        return []
-    emb, words, made = plain["embedding"], plain["vocabulary"], rec.data["embedding"]
-    lines = []
-    for i in positions:
-        t = emb["ids"][i]
-        said = f"Position {i + 1}, “{words[t]}” (id {t}): its row of E {_row(emb['E'][t], places)}"
-        if "P" in emb:
-            sums = ", ".join(
-                " + ".join(
-                    _factor(x) if k else x
-                    for k, x in enumerate(format_values([emb["E"][t][c], emb["P"][i][c]], places))
-                )
-                for c in range(len(made["X"][i]))
-            )
-            said += (
-                f" plus its row of P {_row(emb['P'][i], places)}: x_{i + 1} = [{sums}] = {_row(made['X'][i], places)}"
-            )
-        lines.append(said + ".")
-    return lines
-
-
-def _embedding_solution(plain, rec, field, i, c, places):
-    """A coordinate of a position's row of E, of P, or of their sum X."""
-    emb, words, made = plain["embedding"], plain["vocabulary"], rec.data["embedding"]
-    t = emb["ids"][i]
-    lines = [f"The token at position {i + 1} is “{words[t]}”, id {t}: its row of E is {_row(emb['E'][t], places)}."]
-    if field == "rows":
-        return lines + [f"Its coordinate {c + 1}: {_num(made['rows'][i][c], places)}."]
-    lines.append(f"Position {i + 1}'s row of P is {_row(emb['P'][i], places)}.")
-    if field == "positions":
-        return lines + [f"Its coordinate {c + 1}: {_num(made['positions'][i][c], places)}."]
-    return lines + [
-        f"Coordinate {c + 1} of x_{i + 1} = E[id] + P: "
-        + _sum([emb["E"][t][c], emb["P"][i][c]], made["X"][i][c], places)
-    ]
-
-
-def _unembedding_columns(plain, rec):
-    """W_U's columns, one per token (tied: E's rows), and how the solution names them."""
-    W_U = plain["unembedding"]["W_U"]
-    if W_U == "tied":
-        return [list(row) for row in plain["embedding"]["E"]], "its row of E (tied: W_U = Eᵀ)"
-    return [list(col) for col in zip(*W_U, strict=True)], "its column of W_U"
-
-
-def _logit_lines(plain, rec, i, places, said_y=True):
-    """The output row, then each token's logit: the row times that token's column of W_U (the
-    coordinates where the column is 0 left out)."""
-    y = rec.data["output"][i]
-    columns, named = _unembedding_columns(plain, rec)
-    words = plain["vocabulary"]
-    skipped = ", the coordinates where it is 0 left out" if any(0 in col for col in columns) else ""
-    y_said = f"The output row of position {i + 1}, y = {_row(y, places)}. " if said_y else ""
-    lines = [f"{y_said}Each token's logit is y times {named}{skipped}."]
-    for t, column in enumerate(columns):
-        used = [c for c, w in enumerate(column) if w != 0]
-        logit = rec.data["logits"][i][t]
-        if not used:
-            lines.append(f"“{words[t]}”: its column is 0, so its logit is 0.")
-            continue
-        lines.append(f"“{words[t]}”: " + _dot([y[c] for c in used], [column[c] for c in used], logit, places))
-    return lines
-
-
-def _vocabulary_softmax(logits, probs, places, what="logits"):
-    """The softmax over the vocabulary: the shift, the exponentials and their sum."""
-    top = max(logits)
-    exps = [float(np.exp(x - top)) for x in logits]
-    total = float(sum(exps))
-    return (
-        [
-            f"The {what}: {_row(logits, places)}. Subtract the largest, {_num(top, places)}, and take the exponential "
-            f"of each: {_row(exps, places)}.",
-            "Their sum: " + _sum(exps, total, places, "exponentials"),
-        ],
-        exps,
-        total,
-    )
-
-
-def _probability_solution(plain, rec, i, t, places):
-    logits, probs = rec.data["logits"][i], rec.data["probs"][i]
-    stack = "layers" in plain
-    lines = _stack_output_lines(plain, rec, i, places) if stack else []
-    lines += _logit_lines(plain, rec, i, places, said_y=not stack)
-    softmax, exps, total = _vocabulary_softmax(logits, probs, places)
-    word = plain["vocabulary"][t]
-    return (
-        lines
-        + softmax
-        + [f"The probability of “{word}”: its exponential over the sum, " + _ratio(exps[t], total, probs[t], places)]
-    )
-
-
-def _logit_gradients(plain, rec, i, places):
-    """Row i's probabilities, then (p − 1 at the true next token) / n for every token."""
-    logits, probs, grads = rec.data["logits"][i], rec.data["probs"][i], rec.data["d_logits"][i]
-    target, n = plain["unembedding"]["targets"][i], len(rec.data["logits"])
-    lines = _logit_lines(plain, rec, i, places)
-    softmax, _, _ = _vocabulary_softmax(logits, probs, places)
-    word = plain["vocabulary"][target]
-    return (
-        lines
-        + softmax
-        + [
-            f"Each exponential over the sum, the probabilities: {_row(probs, places)}.",
-            f"The true next token is “{word}”: take 1 off its probability, then divide every entry by n = {n}: "
-            f"dℓ = {_row(grads, places)}.",
-        ]
-    )
-
-
-def _logit_gradient_solution(plain, rec, i, t, places):
-    probs, grad = rec.data["probs"][i][t], rec.data["d_logits"][i][t]
-    target, n = plain["unembedding"]["targets"][i], len(rec.data["logits"])
-    lines = _logit_gradients(plain, rec, i, places)[:-1]
-    off = float(as_shown(probs, places)) - (1.0 if t == target else 0.0)
-    minus = " − 1" if t == target else ""
-    written = f"({_num(probs, places)}{minus}) / {n}"
-    said = "the true next token" if t == target else "not the true next token"
-    return lines + [
-        f"Entry {t + 1}, “{plain['vocabulary'][t]}”, {said}: "
-        + _result(written, off / n, grad, places, "probabilities")
-    ]
-
-
-def _upstream_solution(plain, rec, i, c, places):
-    """dY = dℓ W_Uᵀ, one entry: row i of dℓ times row c of W_U."""
-    lines = _logit_gradients(plain, rec, i, places)
-    W_U = plain["unembedding"]["W_U"]
-    row = list(plain["embedding"]["E"][t][c] for t in range(len(plain["vocabulary"]))) if W_U == "tied" else W_U[c]
-    grads = rec.data["d_logits"][i]
-    value = rec.data["backward"]["upstream"][i][c]
-    return lines + [
-        f"dY = dℓ W_Uᵀ: entry {c + 1} is dℓ times row {c + 1} of W_U, {_row(row, places)}: "
-        + _dot(grads, row, value, places, "entries of dℓ")
-    ]
-
-
-def _sampling_solution(plain, rec, field, t, places):
-    """The last row's logits over the temperature, their softmax, top-k and the renormalised draw."""
-    drawn, spec = rec.data["sampling"], plain["sampling"]
-    n, word = len(rec.data["logits"]), plain["vocabulary"][t]
-    lines = _logit_lines(plain, rec, n - 1, places)
-    T = spec["temperature"]
-    scaled = drawn["scaled"]
-    lines.append(f"Divided by the temperature T = {given(T)}: {_row(scaled, places)}.")
-    softmax, exps, total = _vocabulary_softmax(scaled, drawn["probs"], places, "logits over T")
-    lines += softmax
-    if field == "probs":
-        return lines + [
-            f"The probability of “{word}”: its exponential over the sum, "
-            + _ratio(exps[t], total, drawn["probs"][t], places)
-        ]
-    lines.append(f"Each exponential over the sum: {_row(drawn['probs'], places)}.")
-    kept = drawn["kept"]
-    names = _and([f"“{plain['vocabulary'][k]}”" for k in kept])
-    kept_total = float(sum(drawn["probs"][k] for k in kept))
-    lines.append(
-        f"Top-{len(kept)} keeps {names}; their probabilities add up to: "
-        + _sum([drawn["probs"][k] for k in kept], kept_total, places, "probabilities")
-    )
-    if t not in kept:
-        return lines + [f"“{word}” is not kept: its probability in the draw is 0."]
-    return lines + [
-        f"“{word}”, renormalised: its probability over that sum, "
-        + _ratio(drawn["probs"][t], kept_total, drawn["renormalised"][t], places, "probabilities")
-    ]
-
-
-def _stack_weights_solution(plain, rec, l, h, q, k, places):  # noqa: E741
-    """A weight of a stack's layer: the stream it reads (the panel gives the last layer's), its
-    query and keys, their scores, the scale and the softmax."""
-    head = rec.data["layers"][l]["heads"][h]
-    mats = plain["layers"][l]["heads"][h]
-    keys = _visible_keys(head, q)
-    stream = np.asarray(rec.data["output"], dtype=float) - np.asarray(rec.data["layers"][-1]["output"], dtype=float)
-    stream = np.round(stream, 12)
-    lines = [
-        f"Row {q + 1} of the stream layer {l + 1} reads: {_row(stream[q], places)}; times its W_Q, the query "
-        f"q = {_row(head['Q'][q], places)}.",
-        "The keys, each row of the stream it sees times W_K: "
-        + "; ".join(f"k_{j + 1} = {_row(head['K'][j], places)}" for j in keys)
-        + ".",
-    ]
-    del mats
-    for j in keys:
-        lines.append(f"q·k_{j + 1}: " + _dot(head["Q"][q], head["K"][j], head["scores"][q][j], places))
-    d_k = len(head["Q"][q])
-    for j in keys:
-        score = head["scores"][q][j]
-        written = f"{_num(score, places)} / √{d_k}"
-        from_shown = float(as_shown(score, places)) / np.sqrt(d_k)
-        said = _result(written, from_shown, head["scaled"][q][j], places, "raw scores")
-        lines.append(f"Key {j + 1}'s score divided by √d_k: {said}")
-    lines += _softmax_lines(
-        head["scaled"][q], head["visible"][q], head["shift"][q], head["exps"][q], head["sums"][q], places
-    )
-    lines.append(_weight_line(head["exps"][q], head["sums"][q], head["weights"][q], k, places))
-    return lines
-
-
-def _stack_output_lines(plain, rec, i, places):
-    """A stack's last layer at one position, from the stream it reads (the panel gives it): its
-    weights, its reading, its output through W_O, added to the stream."""
-    l = len(plain["layers"]) - 1  # noqa: E741
-    layer = rec.data["layers"][l]
-    lines = []
-    for h, head in enumerate(layer["heads"]):
-        keys = _visible_keys(head, i)
-        lines += _stack_weights_solution(plain, rec, l, h, i, keys[0], places)[:-1]
-        lines.append(_weights_line(head["weights"][i], places))
-        lines.append(
-            "The values, each row of the stream times W_V: "
-            + "; ".join(f"v_{j + 1} = {_row(head['V'][j], places)}" for j in keys)
-            + "."
-        )
-        weights = [head["weights"][i][j] for j in keys]
-        for c in range(len(head["V"][0])):
-            column = [head["V"][j][c] for j in keys]
-            lines.append(
-                f"Coordinate {c + 1} of the reading, the weights times coordinate {c + 1} of the values: "
-                + _dot(weights, column, head["output"][i][c], places, "weights")
-            )
-    stream = np.round(np.asarray(rec.data["output"], dtype=float) - np.asarray(layer["output"], dtype=float), 12)
-    lines.append(f"Times W_O of layer {l + 1}, the layer's output row: {_row(layer['output'][i], places)}.")
-    y = _row(rec.data["output"][i], places)
-    lines.append(f"Added to the stream's row {_row(stream[i], places)}, the output row y = {y}.")
     return lines
