@@ -295,6 +295,10 @@ def model_loss_source(fixture, layer):
 
 
 def step_cells(fixture, layer, spec):
+    """The training step's cells: every gradient checked against finite differences of the
+    whole model's loss (a function of every matrix the step moves, written out so a reader can
+    nudge any entry), then the step and the loss after it. Finite differences need nothing
+    but the forward pass, so they check the hand-derived gradients independently."""
     names = parameter_names(fixture, layer)
     model = "{" + ", ".join(f'"{key}": {matrix}' for key, matrix, _ in names) + "}"
     grads = "{" + ", ".join(f'"{key}": {grad}' for key, _, grad in names) + "}"
@@ -490,6 +494,10 @@ def sampling_torch(fixture):
 
 
 def train_torch(fixture, layer):
+    """The PyTorch cell of the step: the same forward pass on tensors that require gradients,
+    cross-entropy, backward(), and each leaf's gradient against the engine's. Written from the
+    fixture (causal or not, W_O given or not, W_U tied or not) so that it is the lesson's model
+    and not a generic one."""
     if getattr(fixture, "train", None) is None:
         return []
     emb = getattr(fixture, "embedding", None)

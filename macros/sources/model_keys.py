@@ -171,6 +171,9 @@ def output_width(fixture):
 
 
 def unembedding(check, data, fixture, words):
+    """W_U (d_out × n_vocab, or the word tied for Eᵀ, which then needs an embedding and an
+    output as wide as E's rows) and the true next ids, one per position. Tied and untied are
+    checked apart because a tied W_U has no matrix of its own to locate a mistake in."""
     value = _mapping(check, data["unembedding"], "unembedding", "W_U (or W_U: tied) and targets")
     check.fields(value, "unembedding.", set(UNEMBEDDING_FIELDS), ("W_U",))
     d_out, n_vocab = output_width(fixture), len(words)
