@@ -319,18 +319,21 @@ def around_inputs(fixture, places, given_rows):
         if fixture.get("causal") and "stream" in given_rows
         else []
     )
-    return tables, notes + model_settings(fixture, places)
+    return tables, notes + model_settings(fixture, places, rows_given=True)
 
 
-def model_settings(fixture, places):
-    """The model around the layer, in words: the text's ids, the unembedding, the draw, the step."""
+def model_settings(fixture, places, rows_given=False):
+    """The model around the layer, in words: the text's ids, the unembedding, the draw, the step.
+    With the layers' output given (``rows_given``), how the input rows were made is not said:
+    a reader would look for the position rows, which the question does not need."""
     notes, words = [], fixture.get("vocabulary", [])
     found = fixture.get("embedding")
     if found:
         text = " ".join(words[i] for i in found["ids"])
         ids = ", ".join(str(i) for i in found["ids"])
         added = " + P (its position's row)" if "P" in found else ""
-        notes.append(f"The text “{text}” has ids {ids} (from 0); each position's row is E[id]{added}.")
+        made = "" if rows_given else f"; each position's row is E[id]{added}"
+        notes.append(f"The text “{text}” has ids {ids} (from 0){made}.")
     if fixture.get("layers"):
         notes.append("Each layer adds its output to the rows it read: x ← x + layer(x).")
     unembedding = fixture.get("unembedding")
