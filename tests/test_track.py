@@ -78,6 +78,14 @@ def test_track_mistakes(tmp_path, track_text, expected):
             "one/lesson.md: front matter: kind: expected worked example or derivation, got 'exercise'",
         ),
         (
+            FRONT.replace("minutes: 10", "minutes: 10\nsearch: {boost: 0}"),
+            "one/lesson.md: front matter: search: expected boost: a number above 0 and at most 10",
+        ),
+        (
+            FRONT.replace("minutes: 10", "minutes: 10\nsearch: {bost: 2}"),
+            "one/lesson.md: front matter: search: expected boost: a number above 0 and at most 10",
+        ),
+        (
             FRONT.replace("summary:", "sumary:"),
             "one/lesson.md: front matter: sumary: expected one of decimals, kind, minutes",
         ),

@@ -8,7 +8,7 @@ from macros.errors import SourceError
 from macros.sources import yamlfile
 from macros.sources.found import describe
 
-FIELDS = {"title", "decimals", "kind", "minutes", "requires", "optional", "summary"}
+FIELDS = {"title", "decimals", "kind", "minutes", "requires", "optional", "summary", "search"}
 KINDS = ("worked example", "derivation")
 
 
@@ -80,6 +80,10 @@ def check(template, meta):
     requires = meta.get("requires", [])
     if not isinstance(requires, list) or not all(isinstance(slug, str) for slug in requires):
         fail("requires", "a list of lesson folder names")
+    search = meta.get("search", {"boost": 1})
+    boost = search.get("boost") if isinstance(search, dict) and set(search) == {"boost"} else None
+    if not isinstance(boost, int | float) or isinstance(boost, bool) or not 0 < boost <= 10:
+        fail("search", "boost: a number above 0 and at most 10 (how far the search ranks this lesson up)")
 
 
 def _whole(value, low, high):

@@ -263,6 +263,11 @@ TERMS = [
         "rotary-by-hand",
     ),
     (
+        "ALiBi, attention with linear biases",
+        "each head's scores lowered by its slope times the distance back, in place of any position in the input",
+        "alibi",
+    ),
+    (
         "KV cache",
         "the keys and values of the tokens written so far, kept so that a new token costs one row",
         "kv-cache",
