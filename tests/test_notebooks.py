@@ -196,6 +196,12 @@ class TestGenerated:
         assert f"# {lesson.meta['title']}\n" in title.source
         assert f"[{lesson.meta['title']}](https://example.org/page/)" in title.source
 
+    def test_a_downloaded_notebook_names_its_lesson_without_a_dead_link(self):
+        """Published without an address of its own, the notebook names the lesson by its title:
+        a relative link such as ./ leads nowhere once the file is downloaded."""
+        source = read(computed.notebook("masks")).cells[0].source
+        assert "the lesson *Masks* of *Attention by Hand*" in source and "](" not in source
+
     def test_steps_come_in_the_books_order_and_names(self):
         # Causal two-head lesson: every step of head 1, then head 2, then the layer.
         sources = [cell.source for cell in code_cells(parsed("two-heads-separate-projections"))]

@@ -17,11 +17,15 @@ KERNEL = {"name": "python3", "display_name": "Python 3", "language": "python"}
 
 
 def title(lesson, page_url):
+    """The notebook's first cell. It names its lesson by title, linked only to an address that
+    works wherever the file is opened: a notebook is downloaded and opened far from the site, so
+    a link relative to the page (``./``) would lead nowhere."""
     meta = lesson.meta
+    lesson_name = f"[{meta['title']}]({page_url})" if page_url else f"*{meta['title']}*"
     return markdown(
         f"# {meta['title']}",
         "",
-        f"This notebook goes with the lesson [{meta['title']}]({page_url}) of *Attention by Hand*. "
+        f"This notebook goes with the lesson {lesson_name} of *Attention by Hand*. "
         "It computes the lesson step by step from the lesson's numbers with numpy alone, and prints every "
         "result so that you can set it beside the page. Run the cells from top to bottom. Near the end one "
         "cell checks the results against the values the page shows, and another compares them with PyTorch "
@@ -29,7 +33,7 @@ def title(lesson, page_url):
     )
 
 
-def cells(lesson, page_url="./"):
+def cells(lesson, page_url=None):
     """Every cell, in order: title, the computation, the checks, then the lesson's own cells.
 
     The lesson's own cells come last so that an experiment which changes a number cannot
@@ -66,7 +70,7 @@ def notebook_cell(position, cell):
     return made
 
 
-def notebook(lesson, page_url="./"):
+def notebook(lesson, page_url=None):
     """The lesson's notebook as an nbformat NotebookNode, validated."""
     nb = v4.new_notebook(metadata={"kernelspec": dict(KERNEL), "language_info": {"name": "python"}})
     nb.cells = [notebook_cell(position, cell) for position, cell in enumerate(cells(lesson, page_url))]
@@ -74,7 +78,7 @@ def notebook(lesson, page_url="./"):
     return nb
 
 
-def notebook_bytes(lesson, page_url="./"):
-    """The notebook file's bytes. ``page_url`` is the lesson page's address as seen from the
-    notebook; ``./`` suits a notebook published in the page's own folder."""
+def notebook_bytes(lesson, page_url=None):
+    """The notebook file's bytes. ``page_url`` is the lesson page's full address, where the site
+    is published at one; without it the notebook names the lesson by its title."""
     return (nbformat.writes(notebook(lesson, page_url)) + "\n").encode("utf-8")

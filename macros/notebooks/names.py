@@ -4,6 +4,10 @@ Apart from build.py, which loads nbformat and numpy: a warm build publishes the 
 from the cache and writes the pages' links without making any notebook.
 """
 
+import json
+
+from macros.sources import folders
+
 
 def file_name(lesson):
     """The notebook's name, published beside the lesson page: ``<slug>.ipynb``."""
@@ -15,6 +19,15 @@ def slug_file_name(slug):
     return f"{slug}.ipynb"
 
 
+def script(lesson, text):
+    """The notebook as a classic script, published beside the page as ``notebook.js``. A page
+    opened from a folder on disk cannot fetch a file, and Chromium ignores a link's download
+    attribute there and shows the JSON; the page's script loads this on a click instead and
+    saves the notebook from it (docs/assets/js/page.js)."""
+    entry = json.dumps({"name": file_name(lesson), "text": text}, ensure_ascii=False).replace("</", "<\\/")
+    return f"(window.abhNotebook = window.abhNotebook || {{}})[{json.dumps(lesson.slug)}] = {entry};\n"
+
+
 def page_link(lesson):
     """The line under the lesson's title that links its notebook, published beside the page.
 
@@ -22,7 +35,8 @@ def page_link(lesson):
     """
     return (
         '<div class="lesson-notebook" markdown>\n'
-        f"Run it yourself: [open the notebook]({file_name(lesson)}){{: download }}, every step of this "
+        f"Run it yourself: [open the notebook]({file_name(lesson)})"
+        f'{{: download data-notebook-script="{folders.NOTEBOOK_SCRIPT}" }}, every step of this '
         "lesson in a few lines of numpy, for Jupyter or any editor that opens notebooks.\n"
         "</div>\n"
     )

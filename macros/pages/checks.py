@@ -107,12 +107,14 @@ def made_with(lesson):
     """The files published beside a lesson's page: its notebook and, when it has practice,
     the practice data script."""
     from macros.notebooks.build import notebook_bytes
+    from macros.notebooks.names import script as notebook_script
     from macros.render import practice
 
     try:
         files = {"notebook": notebook_bytes(lesson).decode("utf-8")}
     except LessonError as error:
         raise PageError(str(error)) from None
+    files["notebook_script"] = notebook_script(lesson, files["notebook"])
     if lesson.practice is not None:
         files["practice"] = practice.data_script(lesson)
     return files

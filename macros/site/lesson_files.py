@@ -26,7 +26,11 @@ from macros.sources import folders
 
 def made_uris(slug):
     """The files made with a lesson's page, by name, where the site publishes them."""
-    return {"notebook": f"lessons/{slug}/{slug_file_name(slug)}", "practice": f"lessons/{slug}/{folders.PRACTICE_FILE}"}
+    return {
+        "notebook": f"lessons/{slug}/{slug_file_name(slug)}",
+        "notebook_script": f"lessons/{slug}/{folders.NOTEBOOK_SCRIPT}",
+        "practice": f"lessons/{slug}/{folders.PRACTICE_FILE}",
+    }
 
 
 def add_lessons(files, config, root):

@@ -6,6 +6,7 @@ LESSONS = Path(__file__).resolve().parent.parent.parent / "lessons"
 LESSON_FILE = "lesson.md"
 FIXTURE_FILE = "fixture.yaml"
 PRACTICE_FILE = "practice.js"  # the sets of new numbers, published beside the lesson's page
+NOTEBOOK_SCRIPT = "notebook.js"  # the notebook as a script, for saving it from a page opened from disk
 
 
 def folders(root=LESSONS):

@@ -63,7 +63,11 @@ def write(root, out):
         written.append(target)
     for slug in book.lessons:  # each lesson's notebook and practice data beside its page, as on the site
         made = book.lesson_files(slug)
-        names = {"notebook": notebooks.slug_file_name(slug), "practice": practice.DATA_FILE}
+        names = {
+            "notebook": notebooks.slug_file_name(slug),
+            "notebook_script": folders.NOTEBOOK_SCRIPT,
+            "practice": practice.DATA_FILE,
+        }
         for name, data in made.items():
             target = docs / "lessons" / slug / names[name]
             target.write_bytes(data)

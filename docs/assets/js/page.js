@@ -8,7 +8,8 @@
  *
  * Modules by job: state.js (the reader's stored work), dom.js, typed-numbers.js (reading and
  * grading a typed number), checks.js (gates, hints, folds), predict.js, takeaway.js (the
- * reader's own words), track.js (progress across lessons), and the widgets only some pages
+ * reader's own words), track.js (progress across lessons), save-notebook.js (the notebook saved
+ * from a page opened from disk), and the widgets only some pages
  * have: labs.js (with the engine's twin), practice.js, online-lab.js and rotary-lab.js, which
  * start only on a page that has them.
  * When everything is enhanced, <html> gets data-abh-ready (the browser tests wait for it).
@@ -22,6 +23,7 @@
 import { makeFold, makeGate, makeHints } from "./checks.js";
 import { make } from "./dom.js";
 import { makePrediction, makeReveal } from "./predict.js";
+import { saveNotebooksFromDisk } from "./save-notebook.js";
 import { emptyState, isObject, loadState, writeState } from "./state.js";
 import { makeTakeaway, makeWhy } from "./takeaway.js";
 import { markPrerequisites, markTrack } from "./track.js";
@@ -118,6 +120,7 @@ function enhanceLesson(root, lesson) {
 
   const facts = root.querySelector(".lesson-facts");
   if (facts) markPrerequisites(facts, lesson);
+  saveNotebooksFromDisk(root, lesson.slug);
   const interactive = page.widgets.length || root.querySelector(".abh-lab, .abh-practice");
   if (facts && interactive) {
     const reset = resetButton(() => {
