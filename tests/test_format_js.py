@@ -22,7 +22,8 @@ SEED = 20261201
 HAND_PICKED = [
     ([0.0, 1.0, -1.0], 4),  # whole: integers
     ([-0.0], 4),  # never "-0"
-    ([-0.0, 0.5], 3),  # never "-0.000"
+    ([-0.0, 0.5], 3),  # zero is 0: never "-0.000" nor "0.000"
+    ([1e-13, -1e-13, 0.0004, 0.5], 3),  # zero up to float noise is 0; a number that rounds to it is 0.000
     ([-0.00001, 0.5], 3),  # rounds to zero: no minus
     ([-0.0004999, 0.25], 3),
     ([0.5, 1.5, 2.5, -2.5], 0),  # ties at 0 places: Python rounds to even
@@ -108,5 +109,6 @@ def test_the_cases_cover_what_they_claim():
     """A negative control: the hand-picked ties really are ties, and do differ from toFixed's rule."""
     assert format_values([0.03125], 4) == ["0.0312"]  # toFixed would give 0.0313
     assert format_values([2.5, 0.5], 0) == ["2", "0"]
-    assert format_values([-0.0, 0.5], 3) == ["0.000", "0.500"]
+    assert format_values([-0.0, 0.5], 3) == ["0", "0.500"]  # zero is 0, never −0.000 nor 0.000
+    assert format_values([1e-13, 0.0004, -0.0004, 0.5], 3) == ["0", "0.000", "0.000", "0.500"]  # noise, rounded
     assert format_values([1e21, 0.5], 1) == ["1000000000000000000000.0", "0.5"]

@@ -126,7 +126,7 @@ class TestQuantities:
             "The layer norm of [3, 1, 1, −1]: its mean μ = (3 + 1 + 1 + (−1)) / 4 = 1. The deviations x − μ: "
             "[2, 0, 0, −2].",
             "Their variance, the mean of their squares: σ² = 2.",
-            "Each deviation divided by √(σ² + ε) ≈ 1.414: [1.414, 0.000, 0.000, −1.414].",
+            "Each deviation divided by √(σ² + ε) ≈ 1.414: [1.414, 0, 0, −1.414].",
             "Its coordinate 1: 1.414.",
         ]
         post = {"order": "post", "residual_1": [[0.0] * 4], "residual_2": [x.tolist()], "norm_2": [normalised.tolist()]}

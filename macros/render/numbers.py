@@ -3,7 +3,9 @@
 The rule, applied to a group of values shown together (a row, a matrix, a vector): if
 every value is a whole number they are written as integers (inputs, raw dot products,
 the scale 1/sqrt(1) = 1); otherwise every value gets the lesson's number of decimals
-(so e^0 in a row of exponentials is 1.0000, lined up with its neighbours).
+(so e^0 in a row of exponentials is 1.0000, lined up with its neighbours), except an exact
+zero, which is always 0: on every page 0 means exactly zero and 0.000 a number that rounds
+to it (never −0.000).
 """
 
 import math
@@ -18,6 +20,12 @@ WHOLE_TOLERANCE = 1e-12
 def _whole(x):
     """One float: an integer up to float noise; never an infinity or NaN."""
     return math.isfinite(x) and abs(x - round(x)) <= WHOLE_TOLERANCE
+
+
+def _zero(x):
+    """Zero up to float noise: exactly zero in exact arithmetic (a masked weight, a score of two
+    orthogonal rows), whatever rounding the computer's last digits picked up on the way."""
+    return abs(x) <= WHOLE_TOLERANCE
 
 
 def is_whole(values):
@@ -56,10 +64,12 @@ def format_number(value, places, minus=MINUS, whole=None):
 
 
 def format_values(values, places, minus=MINUS):
-    """A group of values as texts, all in one form: all integers, or all with ``places`` decimals."""
+    """A group of values as texts, all in one form: all integers, or all with ``places`` decimals,
+    except that zero (up to float noise) is always 0. So 0 on a page means exactly zero (a masked
+    weight, a gradient that cannot flow), and 0.000 a number too small to show, never zero itself."""
     flat = np.asarray(values, dtype=float).ravel().tolist()
     whole = all(_whole(x) for x in flat)
-    return [format_number(v, places, minus, whole) for v in flat]
+    return [format_number(v, places, minus, whole or _zero(v)) for v in flat]
 
 
 def format_rows(matrix, places, minus=MINUS):

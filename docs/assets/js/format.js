@@ -4,8 +4,8 @@
  *
  * The rule, for a group of values shown together (a row, a matrix, a vector): when every
  * value is whole (up to float noise) they are written as integers, otherwise every value
- * gets the lesson's number of decimals. Text uses the typographic minus (U+2212) and
- * never shows "-0.000". tests/test_format_js.py holds this file to format_values.
+ * gets the lesson's number of decimals, except an exact zero, always 0. Text uses the
+ * typographic minus (U+2212) and never shows "-0.000". tests/test_format_js.py holds this file to format_values.
  */
 
 export const MINUS = "\u2212";
@@ -67,5 +67,6 @@ export function formatNumber(value, places, minus = MINUS, whole = null) {
 export function formatValues(values, places, minus = MINUS) {
   const flat = [values].flat(Infinity).map((v) => v ?? NaN);
   const whole = isWhole(flat);
-  return flat.map((v) => formatNumber(v, places, minus, whole));
+  // Zero (up to float noise) is always 0, as in format_values: 0.000 is a number that rounds to it.
+  return flat.map((v) => formatNumber(v, places, minus, whole || Math.abs(v) <= WHOLE_TOLERANCE));
 }
