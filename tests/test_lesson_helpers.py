@@ -78,12 +78,15 @@ def test_tile_steps_by_hand():
     Q, K, V = np.array([[2.0], [2.0]]), np.array([[0.0], [2.0]]), np.array([[1.0], [0.0]])
     visible = np.tril(np.ones((2, 2), dtype=bool))
     tiled = tiles.flash_attention(Q, K, V, 1, 1, visible).tiles
-    head = SimpleNamespace(scaled=Q @ K.T, visible=visible)  # (2, 2), scale 1
+    head = SimpleNamespace(scaled=Q @ K.T, visible=visible, V=V)  # (2, 2), scale 1
     first, second = tile_facts.tile_steps(tiled[2:], head)
     assert (first.keys, first.row, first.m, first.factor, first.l) == ((1, 1), 2, 0.0, 0.0, 1.0)
     assert first.scores.tolist() == [0.0] and first.terms.tolist() == [1.0]
     assert (second.keys, second.m, second.terms.tolist()) == ((2, 2), 4.0, [1.0])
     assert math.isclose(second.factor, math.exp(-4), rel_tol=1e-15)
     assert math.isclose(second.l, math.exp(-4) + 1, rel_tol=1e-15)
+    # The running output: after key 1, 1 · v_1 = [1]; after key 2, [1] · e^(−4) + 1 · v_2 = [e^(−4)],
+    # and acc / l = e^(−4) / (e^(−4) + 1) is query 2's reading, weight e^(−4)/(e^(−4) + 1) on v_1 = 1.
+    assert first.acc.tolist() == [1.0] and math.isclose(second.acc[0], math.exp(-4), rel_tol=1e-15)
     skipped = tile_facts.tile_steps(tiled[:2], head)[1]
     assert skipped.skipped and skipped.scores is None and skipped.factor is None and skipped.terms is None

@@ -44,15 +44,22 @@ def tile_steps(tiles, head):
     """One query block's tiles (``tiles``, in the order the pass runs them) as the rows of a
     table, one per tile and query: the keys (counted from 1), the query's row (from 1), the
     scores it sees in the tile, m after, the factor e^(m_old - m) that shrinks the old sum
-    (0 for the first tile, whose m_old is -inf), the new terms e^(s - m) and l after. A skipped
-    tile has no scores, factor or terms (None), so that the page prints a dash for them."""
-    rows = []
+    (0 for the first tile, whose m_old is -inf), the new terms e^(s - m), l after, and the
+    running output acc after: the old acc times the same factor plus the terms times the seen
+    value rows, the step the engine's tiles take without keeping it. A skipped tile has no
+    scores, factor or terms (None), so that the page prints a dash for them."""
+    rows, acc = [], {}
     for index, tile in enumerate(tiles):
         (q0, q1), (k0, k1) = tile.query_block, tile.key_block
         for i, q in enumerate(range(q0, q1)):
             m = tile.running_max[i]
             m_old = tiles[index - 1].running_max[i] if index else -np.inf
-            seen_scores = np.asarray(head.scaled[q][k0:k1])[np.asarray(head.visible[q][k0:k1], dtype=bool)]  # (seen,)
+            seen = np.asarray(head.visible[q][k0:k1], dtype=bool)  # (b_k,)
+            seen_scores = np.asarray(head.scaled[q][k0:k1])[seen]  # (seen,)
+            if not tile.skipped:
+                old = acc.get(q, np.zeros(np.asarray(head.V).shape[1]))  # (d_v,)
+                values = np.asarray(head.V)[k0:k1][seen]  # (seen, d_v)
+                acc[q] = np.exp(m_old - m) * old + np.exp(seen_scores - m) @ values  # (d_v,)
             rows.append(
                 SimpleNamespace(
                     keys=(k0 + 1, k1),
@@ -63,6 +70,7 @@ def tile_steps(tiles, head):
                     factor=None if tile.skipped else np.exp(m_old - m),
                     terms=None if tile.skipped else np.exp(seen_scores - m),
                     l=tile.running_sum[i],
+                    acc=acc.get(q, np.zeros(np.asarray(head.V).shape[1])),
                 )
             )
     return rows
