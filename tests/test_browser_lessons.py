@@ -158,6 +158,32 @@ def formulas_fit_their_column(page, path):
     assert wide == [], f"{path}: formulas wider than their column at 1280 px (px over, text): {wide}"
 
 
+PHONE = {"width": 390, "height": 844}
+# Displays wider than a 390 px screen, book-wide: 152 before formulas written side by side were
+# set as rows that wrap (macros/render/math_rows.py), 17 after; the bound is a third of the 135
+# counted on the book's first 23 lessons.
+MOST_WIDE_ON_A_PHONE = 45
+
+
+def test_on_a_phone_formulas_stack_and_the_few_wide_ones_scroll(tabs, served_site):
+    """At 390 px each display fits its column or scrolls inside its own container, whose edge
+    shadows say there is more; few are wider than the screen at all."""
+    wide = {}
+    with reading(tabs, served_site, viewport=PHONE) as reader:
+        for path in REAL_LESSONS:
+            page = reader.open(path)
+            page.evaluate("document.fonts.ready")
+            wide[path] = page.eval_on_selector_all(
+                ".math-display",
+                "all => all.filter(d => d.scrollWidth > d.clientWidth).map(d => [getComputedStyle(d).overflowX,"
+                " getComputedStyle(d).backgroundImage.includes('gradient'), d.textContent.slice(0, 40)])",
+            )
+    cut = {path: found for path, found in wide.items() if any(o != "auto" or not shadow for o, shadow, _ in found)}
+    assert cut == {}, f"cut at 390 px without a scroll container and its shadows: {cut}"
+    counts = {path: len(found) for path, found in wide.items() if found}
+    assert sum(counts.values()) <= MOST_WIDE_ON_A_PHONE, counts
+
+
 @pytest.mark.parametrize("path", REAL_LESSONS)
 def test_a_real_lesson_shows_everything_without_javascript(tabs, served_site, path):
     with without_scripts(tabs, served_site + path) as page:

@@ -12,6 +12,7 @@ formatter (``numbers.py``), so a value reads the same wherever it appears.
   without them is told; ``reasons.py``, the rules a prediction's reasons keep);
   ``practice.py``: the practice element and its data file;
   ``track.py``: the home page's map and each lesson's facts line;
+- ``math_rows.py``: formulas written side by side set as a row that stacks on a phone;
 - ``katex.py`` (with ``katex_server.cjs``): math typeset by the vendored KaTeX, HTML in,
   HTML out.
 

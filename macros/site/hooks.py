@@ -6,7 +6,8 @@
   ``on_files``, by a process per core (``macros.pages.ahead``), else when MkDocs reads it;
   its notebook and practice data, made with it, get their bytes in ``on_env``;
 - partial rebuilds under ``make serve`` (``macros.site.serving``);
-- math typeset at build time (``macros.site.math``);
+- math typeset at build time (``macros.site.math``), formulas written side by side first set
+  as rows that wrap on a phone (``macros.render.math_rows``);
 - the search index with readable math (``macros.site.compat``), and the tables and figures
   of numbers left out of it (``macros.site.searchable``).
 
@@ -20,7 +21,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority, get_plugin_logger
 
 from macros.caching import age as cache_age
-from macros.render import katex
+from macros.render import katex, math_rows
 from macros.site import compat, lesson_files, math, plugin, searchable, serving
 from macros.sources import track
 
@@ -77,6 +78,7 @@ def on_env(env, config, files):
 def on_page_content(html, page, config, files):
     if plugin.lesson_page(page.file.src_uri):
         html = searchable.numbers_left_out(html)
+    html = math_rows.side_by_side(html)  # before KaTeX: each piece of a row is a formula of its own
     math.submit(root_of(config), html)
     return html
 
