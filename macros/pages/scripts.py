@@ -7,6 +7,8 @@
   the source authors edit (node imports them in tests/js); the bundle is their build output.
   It is strict code, as modules are, and minified: the modules' docstrings are for authors.
   Bundled whole it weighs less (gzip) than the modules every page loaded one by one before.
+- ``assets/js/sheets.js``: the worksheets' script (``docs/assets/js/sheets.js`` and what it
+  imports), bundled the same way, loaded by the worksheet pages only.
 - ``assets/vendor/iframe-worker/shim.js``: Material's search runs in a Web Worker, which a
   page opened from disk may not start; this shim (the iframe-worker package, by Material's
   author, for this purpose) stands in for ``Worker`` on ``file://`` only. Material's offline
@@ -25,6 +27,9 @@ from pathlib import Path
 
 ENTRY = "docs/assets/js/page.js"
 BUNDLE = "assets/js/book.js"
+# The worksheets' script (macros/render/worksheets.py): its own small bundle, loaded only there.
+SHEETS_ENTRY = "docs/assets/js/sheets.js"
+SHEETS_BUNDLE = "assets/js/sheets.js"
 SHIM = "assets/vendor/iframe-worker/shim.js"
 ESBUILD = Path("node_modules/.bin/esbuild")
 SHIM_MODULE = "iframe-worker/shim"  # the shim's module name, as the package documents it
@@ -57,11 +62,12 @@ def esbuild(root, arguments, needed_for, stdin=None):
     return result.stdout, None
 
 
-def bundle(root):
-    """The bytes of book.js: the page's script and its modules as one strict classic script."""
-    made, said = esbuild(root, [ENTRY, *OPTIONS, BANNER], "it bundles the page's script")
+def bundle(root, entry=ENTRY):
+    """The bytes of book.js (or of another entry's bundle): the script and its modules as one
+    strict classic script."""
+    made, said = esbuild(root, [entry, *OPTIONS, BANNER], "it bundles the page's script")
     if made is None:
-        raise ScriptsError(f"{ENTRY} and its modules did not bundle:\n{said}")
+        raise ScriptsError(f"{entry} and its modules did not bundle:\n{said}")
     return made
 
 
@@ -78,4 +84,4 @@ def worker_shim(root):
 
 def published(root):
     """{site path: bytes} of every script made at build time."""
-    return {BUNDLE: bundle(root), SHIM: worker_shim(root)}
+    return {BUNDLE: bundle(root), SHEETS_BUNDLE: bundle(root, SHEETS_ENTRY), SHIM: worker_shim(root)}

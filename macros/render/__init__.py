@@ -10,7 +10,8 @@ formatter (``numbers.py``), so a value reads the same wherever it appears.
 - ``widgets.py``, ``lesson_widgets.py``, ``online_lab.py``, ``rotary_widget.py``: the HTML
   of the interactive parts, readable without scripts (``noscript.py`` says what a reader
   without them is told; ``reasons.py``, the rules a prediction's reasons keep);
-  ``practice.py``: the practice element and its data file;
+  ``practice.py``: the practice element and its data file; ``worksheets.py``: the pages that
+  print a lesson's practice on paper, a class set and its answer key;
   ``track.py``: the home page's map and each lesson's facts line;
 - ``math_rows.py``: formulas written side by side set as a row that stacks on a phone;
 - ``katex.py`` (with ``katex_server.cjs``): math typeset by the vendored KaTeX, HTML in,

@@ -33,7 +33,7 @@ import json
 import re
 
 from macros.engine import positions
-from macros.render import noscript
+from macros.render import noscript, worksheets
 from macros.render.numbers import byte_count, format_rows, format_values, given
 from macros.sources import folders
 
@@ -485,6 +485,8 @@ def element(lesson):
         "<em>New numbers</em> gives another set, and the answers are checked for you.</p>\n"
         f"{inputs_html(own.fixture, lesson.decimals, uses_params(own.questions), own.given)}\n"
         f'<ol class="abh-practice-checks">\n{items}\n</ol>\n'
+        f'<p class="abh-practice-print"><a href="{worksheets.LESSON_PAGE}">A worksheet to print</a>: these questions '
+        "on any set of numbers, with room to work, and its answer key on separate pages.</p>\n"
         f"{noscript.notice('Drawing new numbers and checking your answers here')}\n</div>"
     )
 

@@ -1,7 +1,8 @@
 """MkDocs hooks: each documented event hands its work to the module whose job it is.
 
 - the nav: the track's chapters after Home (``macros.sources.track``);
-- the site's files: lesson pages, their notebooks and practice data, the page scripts
+- the site's files: lesson pages, their notebooks, practice data and worksheets, the class
+  set of worksheets, the page scripts
   (``macros.site.lesson_files``): in ``mkdocs build`` every lesson page is rendered in
   ``on_files``, by a process per core (``macros.pages.ahead``), else when MkDocs reads it;
   its notebook and practice data, made with it, get their bytes in ``on_env``;
@@ -56,6 +57,7 @@ def on_files(files, config):
     book = plugin.book_of(config)
     lesson_files.add_lessons(files, config, root_of(config))
     lesson_files.add_page_scripts(files, config, root_of(config), _stop_or_say)
+    lesson_files.add_worksheets(files, config, root_of(config), _stop_or_say)
     if book is not None:
         lesson_files.add_made_files(files, config, book)
         serving.mark_stale(files, book)

@@ -1,5 +1,5 @@
-"""The site's files beyond docs/: each lesson's page, its notebook and its practice data, and
-the scripts every page loads.
+"""The site's files beyond docs/: each lesson's page, its notebook, its practice data and its
+worksheet, the class set of worksheets, and the scripts every page loads.
 
 A lesson's page source is ``lessons/<slug>/lesson.md``, published as
 ``lessons/<slug>/index.html``: a file, which a reader who opened the site from disk can
@@ -16,12 +16,13 @@ import os
 
 from mkdocs.structure.files import File
 
-from macros.errors import LessonError
+from macros.errors import LessonError, SourceError
 from macros.notebooks import slug_file_name
 from macros.pages import ahead
 from macros.pages import scripts as page_scripts
+from macros.render import worksheets
 from macros.site import serving
-from macros.sources import folders
+from macros.sources import folders, track
 
 
 def made_uris(slug):
@@ -52,6 +53,18 @@ def add_page_scripts(files, config, root, failed):
         return
     for uri, content in made.items():
         files.append(File.generated(config, uri, content=content))
+
+
+def add_worksheets(files, config, root, failed):
+    """A worksheet beside each lesson's page and the class set (``macros.render.worksheets``):
+    pages around the lessons' practice data, made from the track alone."""
+    try:
+        chapters, entries = track.load(root / "lessons")
+    except SourceError as error:
+        failed(error)
+        return
+    for uri, text in worksheets.pages(chapters, entries).items():
+        files.append(File.generated(config, uri, content=text))
 
 
 def add_made_files(files, config, book):
