@@ -23,6 +23,7 @@ import json
 
 SCRIPT = "assets/js/sheets.js"
 STYLE = "assets/css/worksheet.css"
+ICON = "assets/images/favicon.png"  # the theme's, which its pages link: without a link a browser asks for /favicon.ico
 LESSON_PAGE = "worksheet.html"
 CLASS_PAGE = "worksheets.html"
 
@@ -51,7 +52,7 @@ def shell(title, heading, intro, lessons, up, single):
         '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{html.escape(title)}</title>\n"
-        f'<link rel="stylesheet" href="{up}{STYLE}">\n</head>\n<body>\n'
+        f'<link rel="icon" href="{up}{ICON}">\n<link rel="stylesheet" href="{up}{STYLE}">\n</head>\n<body>\n'
         '<header class="abh-sheets-controls">\n'
         f'<p class="abh-sheets-back"><a href="{up}index.html">Attention by Hand</a></p>\n'
         f"<h1>{html.escape(heading)}</h1>\n<p>{html.escape(intro)}</p>\n"

@@ -63,15 +63,16 @@ function inputs({ tables = [], notes = [] }) {
   return make("div", { className: "abh-sheet-inputs" }, ...figures, ...notes.map((note) => make("p", {}, ...marked(note))));
 }
 
-/** A student's question: its words, how close an answer must be, and room to work. No answer. */
-function studentQuestion(question) {
+/** A student's question: its words, how close an answer must be, and room to work. No answer.
+ * The answer line names the set, so that a page that comes loose still meets its key. */
+function studentQuestion(question, tag) {
   return make(
     "li",
     { className: "abh-sheet-question" },
     make("p", { className: "abh-sheet-label" }, ...marked(question.label), "."),
     make("p", { className: "abh-sheet-stated" }, question.stated),
     make("div", { className: "abh-sheet-work" }),
-    make("p", { className: "abh-sheet-answer-line" }, "Answer: ______________________"),
+    make("p", { className: "abh-sheet-answer-line" }, `Answer (${tag}): ______________________`),
   );
 }
 
@@ -102,7 +103,7 @@ function lessonPart(lesson, sets, number, key) {
   if (!set) return make("section", { className: "abh-sheet-lesson" }, heading, make("p", {}, `This lesson has no set ${number}.`));
   const questions = key
     ? set.questions.map((question) => keyQuestion(question, lesson.decimals))
-    : set.questions.map(studentQuestion);
+    : set.questions.map((question, i) => studentQuestion(question, `set ${number}, ${lesson.title}, question ${i + 1}`));
   return make(
     "section",
     { className: "abh-sheet-lesson", "data-slug": lesson.slug, "data-set": String(number) },
