@@ -36,14 +36,29 @@ def test_the_bundle_is_one_strict_classic_script(book):
     assert b"import(" not in book and b"import.meta" not in book
 
 
-def test_every_module_is_in_the_bundle(tmp_path):
-    """page.js reaches every module of docs/assets/js: none is left for no page to load."""
+def inputs_of(entry, tmp_path):
+    """The modules esbuild bundles from ``entry``, by its metafile."""
     meta = tmp_path / "meta.json"
-    command = [str(PROJECT / page_scripts.ESBUILD), page_scripts.ENTRY, *page_scripts.OPTIONS]
-    command += [f"--metafile={meta}", f"--outfile={tmp_path / 'book.js'}"]
+    command = [str(PROJECT / page_scripts.ESBUILD), entry, *page_scripts.OPTIONS]
+    command += [f"--metafile={meta}", f"--outfile={tmp_path / 'out.js'}"]
     subprocess.run(command, cwd=PROJECT, check=True, capture_output=True, timeout=60)
-    bundled = set(json.loads(meta.read_text(encoding="utf-8"))["inputs"])
-    assert bundled == {f"docs/assets/js/{path.name}" for path in MODULES.glob("*.js")}
+    return set(json.loads(meta.read_text(encoding="utf-8"))["inputs"])
+
+
+def test_every_module_is_in_the_bundle(tmp_path):
+    """page.js reaches every module of docs/assets/js but the worksheets' entry, sheets.js,
+    whose bundle the worksheet pages load: none is left for no page to load."""
+    bundled = inputs_of(page_scripts.ENTRY, tmp_path)
+    sheets = inputs_of(page_scripts.SHEETS_ENTRY, tmp_path)
+    assert bundled | sheets == {f"docs/assets/js/{path.name}" for path in MODULES.glob("*.js")}
+    assert page_scripts.SHEETS_ENTRY not in bundled
+
+
+def test_the_worksheets_bundle_is_one_strict_classic_script():
+    sheets = page_scripts.bundle(PROJECT, page_scripts.SHEETS_ENTRY)
+    compiled = subprocess.run([node(), "-e", COMPILE], input=sheets, capture_output=True, timeout=60)
+    assert compiled.returncode == 0, compiled.stderr.decode()
+    assert sheets.startswith(b'"use strict";') and b"import(" not in sheets
 
 
 def test_the_bundle_is_smaller_than_the_modules(book):
