@@ -99,7 +99,7 @@ function keyQuestion(question, decimals) {
 /** One lesson on one set, for a student or for the key. */
 function lessonPart(lesson, sets, number, key) {
   const set = sets.variants.find((candidate) => candidate.variant === number);
-  const heading = make("h3", {}, `${lesson.title}: ${setName(number, sets.count)}`);
+  const heading = make("h3", {}, ...marked(lesson.title), `: ${setName(number, sets.count)}`);
   if (!set) return make("section", { className: "abh-sheet-lesson" }, heading, make("p", {}, `This lesson has no set ${number}.`));
   const questions = key
     ? set.questions.map((question) => keyQuestion(question, lesson.decimals))
@@ -202,7 +202,7 @@ function controls(form, lessons, single, choice, changed) {
           const box = make("input", { type: "checkbox", value: lesson.slug, checked: choice.slugs.includes(lesson.slug) });
           box.id = `abh-sheets-lesson-${lesson.slug}`;
           boxes.set(lesson.slug, box);
-          return make("li", {}, box, " ", make("label", { htmlFor: box.id }, lesson.title));
+          return make("li", {}, box, " ", make("label", { htmlFor: box.id }, ...marked(lesson.title)));
         });
       parts.push(make("fieldset", {}, make("legend", {}, chapter), make("ul", {}, ...items)));
     }
