@@ -64,7 +64,22 @@ def add_worksheets(files, config, root, failed):
         failed(error)
         return
     for uri, text in worksheets.pages(chapters, entries).items():
-        files.append(File.generated(config, uri, content=text))
+        files.append(unchanged(config, uri, text) or File.generated(config, uri, content=text))
+
+
+def unchanged(config, uri, text):
+    """The page already in the site folder, when it holds ``text``: a File whose source is that
+    page itself, so that a partial rebuild under ``make serve`` leaves it untouched (MkDocs skips
+    a file no newer than its copy, and copying a file onto itself is a step it allows for plugins
+    that write into the site folder). None when the page must be written."""
+    path = os.path.join(config.site_dir, uri)
+    try:
+        with open(path, encoding="utf-8") as found:
+            if found.read() != text:
+                return None
+    except OSError:
+        return None
+    return File(uri, config.site_dir, config.site_dir, config.use_directory_urls)
 
 
 def add_made_files(files, config, book):

@@ -3,7 +3,8 @@
 Every page (lessons, home with its track map, glossary, author guide) is written with
 every number filled in and no template syntax left, beside each lesson's notebook, the site's assets and a
 minimal mkdocs.yml (Material, no macros plugin, no project hooks). The scripts the project's
-hooks make at build time (the bundled page script, the worker shim) are written as assets. This is what another
+hooks make at build time (the bundled page scripts, the worker shim) are written as assets, and
+the worksheet pages beside the lessons. This is what another
 site generator would start from; math stays as arithmatex markup (``\\(...\\)``), which
 ``macros.render.katex`` typesets from built HTML, or KaTeX's own script in the browser.
 """
@@ -16,7 +17,7 @@ import yaml
 from macros import notebooks
 from macros.pages import scripts as page_scripts
 from macros.pages.book import Book, PageError, page_meta
-from macros.render import practice
+from macros.render import practice, worksheets
 from macros.sources import folders, track
 
 # Everything of the project's own in mkdocs.yml: its plugin, its hooks, what serve watches
@@ -72,7 +73,8 @@ def write(root, out):
             target = docs / "lessons" / slug / names[name]
             target.write_bytes(data)
             written.append(target)
-    for uri, data in page_scripts.published(root).items():  # what the site's hooks would add
+    made = {uri: text.encode() for uri, text in worksheets.pages(*track.load(root / "lessons")).items()}
+    for uri, data in {**page_scripts.published(root), **made}.items():  # what the site's hooks would add
         target = docs / uri
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
