@@ -32,6 +32,7 @@ from axe_playwright_python.sync_playwright import Axe
 from macros.render.numbers import format_number
 from tests.test_accessibility import FAILING, violations_on
 from tests.test_browser import reading
+from tests.test_reader_words import build_talk
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
@@ -264,3 +265,9 @@ def test_worksheet_pages_pass_the_accessibility_scan(tabs, served_site, path):
         page.wait_for_selector("html[data-abh-ready]", state="attached", timeout=30000)
         found = [v for v in violations_on(page, Axe()) if v[1] in FAILING]
     assert found == []
+
+
+def test_worksheet_pages_speak_to_readers(site):
+    """The pages' own words (their data left out), by tests/test_reader_words.py's rule."""
+    for path in ("worksheets.html", f"lessons/{ONE}/worksheet.html"):
+        assert build_talk((site.site / path).read_text(encoding="utf-8")) == [], path
