@@ -72,7 +72,7 @@ function studentQuestion(question, tag) {
     make("p", { className: "abh-sheet-label" }, ...marked(question.label), "."),
     make("p", { className: "abh-sheet-stated" }, question.stated),
     make("div", { className: "abh-sheet-work" }),
-    make("p", { className: "abh-sheet-answer-line" }, `Answer (${tag}): ______________________`),
+    make("p", { className: "abh-sheet-answer-line" }, ...marked(`Answer (${tag}): ______________________`)),
   );
 }
 
