@@ -13,6 +13,7 @@ formatter (``numbers.py``), so a value reads the same wherever it appears.
   ``practice.py``: the practice element and its data file; ``worksheets.py``: the pages that
   print a lesson's practice on paper, a class set and its answer key;
   ``track.py``: the home page's map and each lesson's facts line;
+- ``subscripts.py``: a symbol's subscript in plain text shown as one (W_O);
 - ``math_rows.py``: formulas written side by side set as a row that stacks on a phone;
 - ``katex.py`` (with ``katex_server.cjs``): math typeset by the vendored KaTeX, HTML in,
   HTML out.

@@ -30,24 +30,16 @@ the page's math writes it.
 
 import html
 import json
-import re
 
 from macros.engine import positions
 from macros.render import noscript, worksheets
 from macros.render.numbers import byte_count, format_rows, format_values, given
+from macros.render.subscripts import marked
 from macros.sources import folders
 
 HEADING = "## Practice on new numbers"
 MARKER = 'class="abh-practice"'
 DATA_FILE = folders.PRACTICE_FILE
-# A symbol with a subscript in plain text: W_Q, d_k, d_model, W_DKV, θ_i, q_3 (not a word with an
-# underscore inside it). practice.js has the same pattern.
-SUBSCRIPT = re.compile(r"(?<![A-Za-z0-9_])([A-Za-zθ])_([A-Za-z0-9]+)")
-
-
-def marked(text):
-    """Plain text as HTML, each symbol's subscript in <sub>: W_O becomes W<sub>O</sub>."""
-    return SUBSCRIPT.sub(r"\1<sub>\2</sub>", html.escape(text))
 
 
 def _attrs(**values):

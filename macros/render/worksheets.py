@@ -21,6 +21,8 @@ data file's address from the page); a page for one lesson has ``data-single``.
 import html
 import json
 
+from macros.render.subscripts import marked
+
 SCRIPT = "assets/js/sheets.js"
 STYLE = "assets/css/worksheet.css"
 ICON = "assets/images/favicon.png"  # the theme's, which its pages link: without a link a browser asks for /favicon.ico
@@ -55,7 +57,7 @@ def shell(title, heading, intro, lessons, up, single):
         f'<link rel="icon" href="{up}{ICON}">\n<link rel="stylesheet" href="{up}{STYLE}">\n</head>\n<body>\n'
         '<header class="abh-sheets-controls">\n'
         f'<p class="abh-sheets-back"><a href="{up}index.html">Attention by Hand</a></p>\n'
-        f"<h1>{html.escape(heading)}</h1>\n<p>{html.escape(intro)}</p>\n"
+        f"<h1>{marked(heading)}</h1>\n<p>{html.escape(intro)}</p>\n"  # d_k as on the sheets
         '<form class="abh-sheets-form" aria-label="What to print"></form>\n'
         "<noscript><p>This page lays out the sheets with a script: turn scripts on to print them.</p></noscript>\n"
         "</header>\n"
