@@ -15,6 +15,7 @@ and rebuilds a few pages at a time. ``LESSON_WORKERS=1`` turns it off.
 
 import multiprocessing
 import os
+from pathlib import Path
 
 _book = None  # the book the forked workers render with (inherited, never pickled)
 
@@ -28,7 +29,9 @@ def workers():
 def render_ahead(book, pages, count):
     """Each (src_uri, path) in ``pages`` that the page cache does not hold, rendered by
     ``count`` forked workers and adopted by ``book``; one that failed is left to the caller."""
-    todo = [page for page in pages if book.kept(page[0]) is None]
+    # The longest first (a template's size stands for its cost), so that no long page is
+    # left for one worker to finish alone while the others wait.
+    todo = sorted((page for page in pages if book.kept(page[0]) is None), key=_size, reverse=True)
     if count < 2 or len(todo) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         return
     global _book
@@ -40,6 +43,10 @@ def render_ahead(book, pages, count):
                     book.adopt(src_uri, made)
     finally:
         _book = None
+
+
+def _size(page):
+    return Path(page[1]).stat().st_size
 
 
 def _render(page):
