@@ -13,58 +13,42 @@ before KaTeX typesets it (``macros.site.hooks``), on pymdownx.arithmatex's gener
 import re
 
 DISPLAY = re.compile(r'<div class="arithmatex">\s*\\\[(?P<tex>.*?)\\\]\s*</div>', re.S)
-RELATIONS = ("=", "\\approx", "+")  # a step starts at one of these
+
+
+# The only places a cut depends on: commands that open or close a group, separators,
+# relations, braces; any other escaped character (\\{, \\\\) is skipped whole.
+TOKEN = re.compile(r"\\(?:begin|end|left|right|qquad|quad|approx)(?![A-Za-z])|\\[A-Za-z]+|\\.|[{}=+]")
+OPENS, CLOSES = ("\\begin", "\\left", "{"), ("\\end", "\\right", "}")
 
 
 def items(tex):
     """The formulas of one display: cut at each top-level ``\\qquad``, and at ``\\quad`` after a comma."""
-    return _cut(tex, _separator)
-
-
-def _separator(tex, i):
-    return _command(tex, i, "\\qquad") or (_command(tex, i, "\\quad") and _after_comma(tex, i))
+    return _cut(tex, lambda token, before: token == "\\qquad" or (token == "\\quad" and before.rstrip().endswith(",")))
 
 
 def steps(tex):
     """One formula's steps: cut before each top-level relation (``=``, ``\\approx``) and ``+``,
     each kept at the head of its step (``X``, ``= A``, ``+ B``)."""
-    return _cut(tex, lambda tex, i: i > 0 and (tex[i] in "=+" or _command(tex, i, "\\approx")), keep=True)
+    return _cut(tex, lambda token, before: token in ("=", "+", "\\approx") and before.strip() != "", keep=True)
 
 
 def _cut(tex, at, keep=False):
-    """The pieces of ``tex`` between the top-level places ``at`` accepts; with ``keep`` the
-    place starts the next piece, else (a separator) it is dropped."""
-    found, start, depth, i = [], 0, 0, 0
-    while i < len(tex):
-        if _command(tex, i, "\\begin", "\\left") or tex[i] == "{":
+    """The pieces of ``tex`` between the top-level tokens ``at`` accepts (given the token and
+    the text before it); with ``keep`` the token starts the next piece, else (a separator) it
+    is dropped."""
+    found, start, depth = [], 0, 0
+    for match in TOKEN.finditer(tex):
+        token = match.group()
+        if token in OPENS:
             depth += 1
-        elif _command(tex, i, "\\end", "\\right") or tex[i] == "}":
+        elif token in CLOSES:
             depth -= 1
-        elif depth == 0 and at(tex, i):
-            found.append(tex[start:i])
-            start = i if keep else _end_of_command(tex, i)
-            i = max(i + 1, start)
-            continue
-        i += 2 if tex[i] == "\\" and not tex[i + 1 : i + 2].isalpha() else 1  # \{ \} \\ are no braces
+        elif depth == 0 and at(token, tex[start : match.start()]):
+            found.append(tex[start : match.start()])
+            start = match.start() if keep else match.end()
     found.append(tex[start:])
     pieces = [piece.strip().removesuffix("\\\\").strip() for piece in found]  # a line break ends no piece
     return [piece for piece in pieces if piece]
-
-
-def _command(tex, i, *names):
-    """Whether one of the commands ``names`` starts at ``i`` (\\left, not \\leftarrow)."""
-    return any(tex.startswith(name, i) and not tex[i + len(name) : i + len(name) + 1].isalpha() for name in names)
-
-
-def _end_of_command(tex, i):
-    j = i + 1
-    while j < len(tex) and tex[j].isalpha():
-        j += 1
-    return j
-
-
-def _after_comma(tex, i):
-    return tex[:i].rstrip().endswith(",")
 
 
 def side_by_side(page_html):
