@@ -1,6 +1,7 @@
 """Lesson pages rendered ahead of a build in forked workers (``macros.pages.ahead``): the pages
-the book adopts are the ones it renders itself, and a page that fails in a worker is left to
-the book's own render, which stops with the located line an author reads."""
+the book adopts are the ones it renders itself, the book waits for a page the workers have not
+finished, a page that fails in a worker is left to the book's own render, which stops with the
+located line an author reads, and a build that stops ends the workers."""
 
 import shutil
 
@@ -51,6 +52,17 @@ def test_a_page_that_fails_ahead_is_reported_by_the_books_own_render(copied):
     assert book.kept(folders.src_uri(SLUGS[0])) is not None and book.kept(broken) is None
     with pytest.raises(PageError, match=rf"^{broken}:\d+: head has no value 'weigths'; did you mean 'weights'\?$"):
         book.render(broken, copied / broken)
+    assert book.kept(folders.src_uri(SLUGS[2])) is not None and book.ahead is None  # all taken: workers ended
+
+
+def test_a_build_that_stops_ends_the_workers(copied):
+    book = computed.book_over(copied)
+    ahead.render_ahead(book, pages(copied), 2)
+    rendering = book.ahead
+    workers = list(rendering.pool._pool)  # noqa: SLF001 (the processes, to see them end)
+    rendering.stop()
+    assert book.ahead is None and not any(worker.is_alive() for worker in workers)
+    assert book.kept(folders.src_uri(SLUGS[0])) is None  # nothing adopted, nothing waited for
 
 
 def test_the_workers_are_the_cores_unless_set(monkeypatch):

@@ -7,17 +7,37 @@ page that reads another lesson computes it itself), so each worker renders whole
 the same ``Book.render`` the build's own process runs, keeps each in the page cache as that
 would, and hands the finished page back.
 
+The build does not wait for all of them: while the workers render, MkDocs goes on reading
+pages, converting their Markdown and laying them out, and the book waits only for the page
+MkDocs asks for next (``Rendering.wait_for``). The workers take the pages in the order
+MkDocs reads them, so the one it asks for is usually done or nearly.
+
 A page that fails in a worker is not reported there: the build's own process renders it
 again when it reaches it and stops, or shows the mistake, exactly as it does without workers.
 Only ``mkdocs build`` renders ahead: ``mkdocs serve`` runs threads, which a fork must not copy,
 and rebuilds a few pages at a time. ``LESSON_WORKERS=1`` turns it off.
 """
 
+import importlib
 import multiprocessing
 import os
-from pathlib import Path
 
 _book = None  # the book the forked workers render with (inherited, never pickled)
+# The modules a lesson page imports when it is first rendered (each imports the engine, numpy
+# and the rest): imported once before the fork, every worker has them, instead of each
+# importing them again.
+FIRST_RENDER_IMPORTS = (
+    "macros.explain",
+    "macros.lessons",
+    "macros.notebooks",
+    "macros.notebooks.build",
+    "macros.pages.context",
+    "macros.pages.shown_arithmetic",
+    "macros.pages.unseen_answers",
+    "macros.render.practice",
+    "macros.render.track",
+    "macros.render.widgets",
+)
 
 
 def workers():
@@ -27,26 +47,49 @@ def workers():
 
 
 def render_ahead(book, pages, count):
-    """Each (src_uri, path) in ``pages`` that the page cache does not hold, rendered by
-    ``count`` forked workers and adopted by ``book``; one that failed is left to the caller."""
-    # The longest first (a template's size stands for its cost), so that no long page is
-    # left for one worker to finish alone while the others wait.
-    todo = sorted((page for page in pages if book.kept(page[0]) is None), key=_size, reverse=True)
+    """Start rendering each (src_uri, path) in ``pages`` that the page cache does not hold, in
+    that order, by ``count`` forked workers; the book waits for a page when it needs it
+    (``book.ahead``). Returns at once; nothing starts for fewer than two workers or pages."""
+    todo = [page for page in pages if book.kept(page[0]) is None]
     if count < 2 or len(todo) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         return
-    global _book
-    _book = book
-    try:
-        with multiprocessing.get_context("fork").Pool(min(count, len(todo))) as pool:
-            for src_uri, made in pool.imap_unordered(_render, todo):
-                if made is not None:
-                    book.adopt(src_uri, made)
-    finally:
-        _book = None
+    book.ahead = Rendering(book, todo, min(count, len(todo)))
 
 
-def _size(page):
-    return Path(page[1]).stat().st_size
+class Rendering:
+    """The pages the workers are rendering. Their results arrive in the pool's own thread;
+    ``wait_for`` takes them in this one, each adopted by the book as it is taken."""
+
+    def __init__(self, book, todo, count):
+        global _book
+        for module in FIRST_RENDER_IMPORTS:
+            importlib.import_module(module)
+        book.environment.get_template(importlib.import_module("macros.explain").TEMPLATE)  # compiled once
+        self.book = book
+        self.outstanding = {src_uri for src_uri, _ in todo}
+        _book = book
+        try:
+            self.pool = multiprocessing.get_context("fork").Pool(count)  # the workers are forked here
+        finally:
+            _book = None
+        self.results = self.pool.imap_unordered(_render, todo)
+
+    def wait_for(self, src_uri):
+        """Until the workers are done with ``src_uri`` (at once for a page they do not render)."""
+        while src_uri in self.outstanding:
+            done, made = next(self.results)
+            self.outstanding.discard(done)
+            if made is not None:
+                self.book.adopt(done, made)
+        if not self.outstanding:
+            self.stop()
+
+    def stop(self):
+        """The workers ended (at once, mid-page, when the build stopped with a mistake)."""
+        if self.book.ahead is self:
+            self.book.ahead = None
+        self.pool.terminate()
+        self.pool.join()
 
 
 def _render(page):

@@ -93,6 +93,7 @@ class Book:
         self._cache = None
         self._made = {}  # src_uri -> Made, this build's
         self._digests = {}  # path -> digest, as this build first read it
+        self.ahead = None  # pages other processes are rendering (macros.pages.ahead), if any
 
     @property
     def environment(self):
@@ -133,7 +134,10 @@ class Book:
     # ------------------------------------------------------------ pages
 
     def kept(self, src_uri):
-        """The page as a build made it before, while its sources are unchanged, else None."""
+        """The page as a build made it before, while its sources are unchanged, else None;
+        a page the workers are rendering is waited for."""
+        if self.ahead is not None:
+            self.ahead.wait_for(src_uri)
         if src_uri not in self._made and self.cache is not None:
             found = self.cache.page(src_uri)
             if found is not None:

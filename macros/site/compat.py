@@ -66,6 +66,43 @@ def with_plain_math(text):
     return TEX.sub(plain, text)
 
 
+def learn_formulas(page_html):
+    """Work out the plain text of the formulas a page's search entries will hold as the page is
+    built, while the other cores still render lessons, so that ``readable_index`` at the
+    build's end finds them known. The search plugin skips what is marked
+    ``data-search-exclude`` and indexes a formula's TeX unescaped and escaped again
+    (``quote=False``): the same is done here. A formula missed is worked out at the end."""
+    for match in TEX.finditer(searched(page_html)):
+        tex = match["inline"] if match["inline"] is not None else match["display"]
+        if r"\begin{bmatrix}" not in tex:
+            readable(html.escape(html.unescape(tex), quote=False))
+
+
+EXCLUDED = re.compile(r"<(?P<tag>[a-z][a-z0-9]*)\b[^>]*\bdata-search-exclude\b")
+
+
+def searched(page_html):
+    """The page without the elements search skips (each to its matching closing tag)."""
+    kept, start = [], 0
+    for found in EXCLUDED.finditer(page_html):
+        if found.start() < start:  # inside an element already skipped
+            continue
+        kept.append(page_html[start : found.start()])
+        start = _closing(page_html, found["tag"], found.end())
+    kept.append(page_html[start:])
+    return "".join(kept)
+
+
+def _closing(page_html, tag, position):
+    """Where the element opened just before ``position`` ends (its tag name counted for depth)."""
+    depth = 1
+    for found in re.compile(rf"<(/?){tag}\b").finditer(page_html, position):
+        depth += -1 if found[1] else 1
+        if depth == 0:
+            return page_html.find(">", found.end()) + 1
+    return len(page_html)
+
+
 def index_file(site_dir):
     return Path(site_dir) / "search" / "search_index.json"
 

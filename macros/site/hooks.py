@@ -3,8 +3,9 @@
 - the nav: the track's chapters after Home (``macros.sources.track``);
 - the site's files: lesson pages, their notebooks, practice data and worksheets, the class
   set of worksheets, the page scripts
-  (``macros.site.lesson_files``): in ``mkdocs build`` every lesson page is rendered in
-  ``on_files``, by a process per core (``macros.pages.ahead``), else when MkDocs reads it;
+  (``macros.site.lesson_files``): in ``mkdocs build`` every lesson page starts rendering in
+  ``on_files``, in a process per core (``macros.pages.ahead``), and MkDocs reads each when it
+  is done; else it is rendered when MkDocs reads it;
   its notebook and practice data, made with it, get their bytes in ``on_env``;
 - partial rebuilds under ``make serve`` (``macros.site.serving``);
 - math typeset at build time (``macros.site.math``), formulas written side by side first set
@@ -82,6 +83,7 @@ def on_page_content(html, page, config, files):
         html = searchable.numbers_left_out(html)
     html = math_rows.side_by_side(html)  # before KaTeX: each piece of a row is a formula of its own
     math.submit(root_of(config), html)
+    compat.learn_formulas(html)  # the search index's plain math, worked out now rather than at the end
     return html
 
 
@@ -103,6 +105,7 @@ def on_post_build(config):
 
 
 def on_build_error(error):
+    plugin.stop_rendering_ahead()
     math.close_all(save=False)
 
 

@@ -91,9 +91,10 @@ def add_made_files(files, config, book):
 
 
 def render_ahead(book):
-    """In ``mkdocs build``, every lesson page rendered before MkDocs reads the first page, by
-    as many processes as there are cores (``macros.pages.ahead``); MkDocs then finds each
-    one made. Pages that failed are rendered again, and reported, when MkDocs reads them."""
+    """In ``mkdocs build``, every lesson page starts rendering before MkDocs reads the first
+    page, in as many processes as there are cores, in the order MkDocs reads them
+    (``macros.pages.ahead``); MkDocs finds each one made, or waits for it. Pages that failed
+    are rendered again, and reported, when MkDocs reads them."""
     if serving.whole_build():
         pages = [(folders.src_uri(slug), book.folders[slug] / folders.LESSON_FILE) for slug in book.folders]
         ahead.render_ahead(book, pages, ahead.workers())

@@ -35,6 +35,13 @@ def book_of(config):
     return _books.get(config_path(config))
 
 
+def stop_rendering_ahead():
+    """A build that stopped leaves no worker rendering pages for it (``macros.pages.ahead``)."""
+    for book in _books.values():
+        if book.ahead is not None:
+            book.ahead.stop()
+
+
 def lesson_page(src_uri):
     """Whether a page of the site is a lesson (lessons/<slug>/lesson.md)."""
     parts = src_uri.split("/")
