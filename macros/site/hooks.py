@@ -4,7 +4,7 @@
 - the site's files: lesson pages, their notebooks, practice data and worksheets, the class
   set of worksheets, the page scripts
   (``macros.site.lesson_files``): in ``mkdocs build`` every lesson page starts rendering in
-  ``on_files``, in a process per core (``macros.pages.ahead``), and MkDocs reads each when it
+  ``on_config``, in a process per core (``macros.pages.ahead``), and MkDocs reads each when it
   is done; else it is rendered when MkDocs reads it;
   its notebook and practice data, made with it, get their bytes in ``on_env``;
 - partial rebuilds under ``make serve`` (``macros.site.serving``);
@@ -40,13 +40,17 @@ def on_startup(command, dirty):
 
 
 def on_config(config):
-    """The track's chapters in the nav, after its first entry (Home)."""
+    """The track's chapters in the nav, after its first entry (Home); in ``mkdocs build``, the
+    lesson pages start rendering in other processes now, while MkDocs gathers the site's files."""
     try:
         chapters = track.nav(root_of(config) / "lessons")
     except Exception as error:  # a SourceError: the macros plugin reports it with the build's strictness
         log.debug(str(error))
         return config
     config.nav = [*config.nav[:1], *chapters, *config.nav[1:]]
+    book = plugin.book_of(config)
+    if book is not None:
+        lesson_files.render_ahead(book)
     return config
 
 
@@ -62,7 +66,6 @@ def on_files(files, config):
     if book is not None:
         lesson_files.add_made_files(files, config, book)
         serving.mark_stale(files, book)
-        lesson_files.render_ahead(book)
     return files
 
 
