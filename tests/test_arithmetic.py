@@ -7,6 +7,7 @@ import pytest
 
 from macros.errors import ClaimError
 from macros.pages.book import PageError
+from macros.redo import chains
 from macros.render import arithmetic
 from macros.render.numbers import a_an
 from tests import computed
@@ -19,7 +20,10 @@ class TestNote:
         # against the unrounded 0.2483 + 0.5035 = 0.7518 (seed 000: weights 0.24825, 0.50350).
         w, v = [0.24825, 0.24825, 0.5035], [1, 0, 1]
         text = arithmetic.product_note(w, v, 0.75175, 3, "weights")
-        assert text == "The weights shown are rounded: from them the result is 0.751; unrounded it is 0.752."
+        assert text == (
+            "The weights shown are rounded, so a result worked from them can come out slightly different: "
+            "here it comes to 0.751; unrounded, it is 0.752."
+        )
 
     def test_no_note_when_rounding_changes_nothing_shown(self):
         assert arithmetic.product_note([0.5, 0.5], [1, 3], 2.0, 2) == ""
@@ -31,7 +35,7 @@ class TestNote:
         V = [[1, 0], [0, 2], [2, 2], [-2, 1]]
         exact = np.asarray(w) @ np.asarray(V)
         text = arithmetic.product_note(w, V, exact, 4)
-        assert "from them the result is [1.1742, 0.7643]; unrounded it is [1.1740, 0.7643]" in text
+        assert "it comes to [1.1742, 0.7643]; unrounded, it is [1.1740, 0.7643]" in text
 
     def test_a_matrix_note_names_the_entries_that_differ(self):
         # Two heads with separate projections, head 1's readings Z = A V: only row 3 moves.
@@ -40,9 +44,20 @@ class TestNote:
         exact = [[1, 0], [0.33, 0.67], [0.75175, 0.75175]]
         text = arithmetic.product_note(A, V, exact, 3, "weights")
         assert text == (
-            "The weights shown are rounded: from them row 3, column 1 comes to 0.751 and "
-            "row 3, column 2 comes to 0.751; unrounded they are 0.752 and 0.752."
+            "The weights shown are rounded, so a result worked from them can come out slightly different: "
+            "here row 3, column 1 comes to 0.751 (unrounded, 0.752) and row 3, column 2 to 0.751 (unrounded, 0.752)."
         )
+
+    def test_a_page_gives_the_reason_once_and_then_the_figures(self):
+        # the same note three times on a page: the first in full, the others short; each still
+        # reads as a rounding note to the check of shown arithmetic
+        note = arithmetic.product_note([0.24825, 0.24825, 0.5035], [1, 0, 1], 0.75175, 3, "weights")
+        page = arithmetic.shortened_repeats(f"{note}\n\nText.\n\n{note} More. {note}")
+        assert page.count("shown are rounded, so") == 1 and page.startswith(note)
+        short = "From the rounded weights, it comes to 0.751; unrounded, it is 0.752."
+        notes = [part for part in page.split("\n\n") if part != "Text."]
+        assert page.count(short) == 2 and all(chains.NOTE.search(part) for part in notes)
+        assert arithmetic.shortened_lines((note, "x", note)) == (note, "x", short)
 
     def test_rows_that_add_up_to_one_only_unrounded_are_named(self):
         # Three weights of 1/3 shown to 2 decimals add up to 0.99.

@@ -96,7 +96,7 @@ def test_the_scaling_sentence_says_what_grows_with_the_width(seed_lesson):
 def test_the_scaling_reason_is_given_in_full_once_and_linked_after(seed_lesson):
     """A lesson after the first that scales says it in one sentence and links the lesson on it."""
     short = str(explain(seed_lesson).scaling(seed_lesson.trace.heads[0], 2))
-    assert "variance" not in short and "keeps their spread the same" in short
+    assert "variance" not in short and "keeps their spread about the same" in short
     assert "[Why divide by √d_k](../why-scale/lesson.md)" in short
 
 

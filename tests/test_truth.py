@@ -195,7 +195,7 @@ def test_a_total_far_from_the_numbers_is_not_read_as_theirs():
 
 def test_the_attention_by_hand_total_needs_its_note():
     page = computed.page("attention-by-hand")
-    note = "The exponentials shown are rounded: from them the result is 10.5251; unrounded it is 10.5250. "
+    note = "From the rounded exponentials, it comes to 10.5251; unrounded, it is 10.5250. "  # the page's second note
     assert note in page
     (miss,) = shown_arithmetic.misses(page.replace(note, ""), computed.lesson("attention-by-hand").decimals)
     assert (miss.what, miss.redone, miss.shown) == ("the total of", "10.5251", "10.5250")

@@ -13,7 +13,10 @@ from tests import computed
 
 # Two-heads-separate-projections' reading as served before: 0.004 + 1.336 + 0.329 = 1.669, shown 1.671.
 MISSING = "The reading: 0.002·2 + 0.668·2 + 0.329·1 ≈ 1.671."
-NOTE = "The weights shown are rounded: from them the result is 1.669; unrounded it is 1.671."
+NOTE = (
+    "The weights shown are rounded, so a result worked from them can come out slightly different: "
+    "here it comes to 1.669; unrounded, it is 1.671."
+)
 
 
 def practice(*solutions):
@@ -87,4 +90,4 @@ def test_a_weight_question_notes_its_rounded_sum():
     found = worked_sums.counted(loaded.practice, loaded.decimals)
     assert found.noted == 6 and found.missing == 0 and found.read == 168
     lines = [line for variant in loaded.practice.variants for lines in variant.solutions for line in lines]
-    assert any("The weights shown are rounded: from them the result is" in line for line in lines)
+    assert any("The weights shown are rounded, so a result worked from them can come out" in line for line in lines)

@@ -46,6 +46,14 @@ def test_zero_is_0_and_a_number_that_rounds_to_zero_keeps_its_decimals(slug, mon
     assert pairs and broken(pairs) == []
 
 
+def test_a_single_number_keeps_the_rule_whatever_form_its_group_asks():
+    # a stack of matrices in decimals (macros/render/tensors.py) writes each entry alone
+    assert numbers.format_number(0.0, 3, whole=False) == "0"
+    assert numbers.format_number(-1e-15, 3, whole=False) == "0"
+    assert numbers.format_number(0.0004, 3, whole=False) == "0.000"
+    assert numbers.format_number(-0.0004, 3, whole=False) == "0.000"
+
+
 def test_the_rule_is_read_as_written():
     # negative control: zero written with decimals, and a minus on a rounded zero, are found
     assert broken([(0.0, "0.000"), (-0.0001, "−0.000"), (0.0001, "0.000"), (0.0, "0")]) == [

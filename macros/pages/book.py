@@ -203,14 +203,15 @@ class Book:
     def _lesson_page(self, slug):
         """The lesson's Markdown, checked, with its facts line; and the files made with it."""
         from macros import notebooks
-        from macros.render import practice, widgets
+        from macros.render import arithmetic, practice, widgets
         from macros.render import track as track_render
 
         lesson = self._lesson(slug)
         name = f"lessons/{slug}/{folders.LESSON_FILE}"
         template = reads.read_bytes(self.root / name).decode("utf-8")
         checks.refuse_typed_values(name, template, lesson)
-        markdown = checks.checked(name, self._rendered(lesson, name), lesson, template)
+        rendered = arithmetic.shortened_repeats(self._rendered(lesson, name))  # the reason once a page
+        markdown = checks.checked(name, rendered, lesson, template)
         markdown = practice.placed(lesson, markdown)
         if slug in self.entries:
             entry = self.entries[slug]

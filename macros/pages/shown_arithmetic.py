@@ -6,7 +6,7 @@ products, quotients, powers and roots, functions, weighted sums of vectors and m
 products of matrices the page showed by name), redoes each calculation from the printed
 operands and compares it with the printed result at the lesson's precision. Where they
 differ, a rounding note must follow the formula, in the words the helpers of
-``macros.render.arithmetic`` write ("The weights shown are rounded: …"); a difference with
+``macros.render.arithmetic`` write ("The weights shown are rounded, so …"); a difference with
 no note is a silent miss, and the build stops on it.
 
 Nothing with numbers is passed over unread: a side of ``=`` or ``≈`` that holds a number and

@@ -20,6 +20,7 @@ import numpy as np
 
 from macros.practice import draw, quantities, spec, worked, worked_sums
 from macros.practice.record import computed
+from macros.render import arithmetic
 from macros.sources import practice_key
 
 
@@ -122,7 +123,7 @@ def questions(rec, paths, names, number, file, places, plain):
         if not in_range(value, q):
             found = f"{value!r} at {path} in variant {number}"
             raise spec.PracticeError(file, "practice.answer", f"a number in the range of {q.words}", found)
-        lines = tuple(worked.solution(path, rec, places, plain))
+        lines = arithmetic.shortened_lines(tuple(worked.solution(path, rec, places, plain)))  # the reason once
         worked.check_reaches(lines, value, q, places, path, number, file)
         asked.append(Question(path, q, float(value), lines))
     return tuple(asked)

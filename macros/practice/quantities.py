@@ -19,7 +19,7 @@ Tolerances fit the quantity: 0.01 for a number a reader computes by hand to a fe
 import re
 from dataclasses import dataclass
 
-HAND = 0.01  # within this of the computed value, a hand calculation counts
+HAND = 0.01  # within this of the exact value, a hand calculation counts
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class Quantity:
         """How close an answer must be, as the question says it."""
         if self.whole:
             return "Give the exact whole number (digits may be grouped by commas: 12,288)."
-        return f"An answer counts when it is within {_plain(self.tolerance)} of the computed value."
+        return f"An answer counts when it is within {_plain(self.tolerance)} of the exact one."
 
 
 def _plain(x):

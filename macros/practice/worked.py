@@ -34,7 +34,7 @@ from macros.practice.worked_lines import (
     _weights_line,
 )
 from macros.render.arithmetic import note
-from macros.render.numbers import as_shown, format_rows, format_values, given
+from macros.render.numbers import ACTIVATION_NAMES, as_shown, format_rows, format_values, given
 
 # ---------------------------------------------------------------- numbers as text
 
@@ -1088,7 +1088,7 @@ def _ffn_lines(block, plain, into, q, c, places):
     net = plain["transformer"]
     W_1, b_1 = np.asarray(net["W_1"], dtype=float), np.asarray(net["b_1"], dtype=float)
     W_2, b_2 = np.asarray(net["W_2"], dtype=float), np.asarray(net["b_2"], dtype=float)
-    act, row = net["activation"], block[into][q]
+    act, row = ACTIVATION_NAMES[net["activation"]], block[into][q]
     if c is None:
         return [
             f"The feed-forward layer reads it: times W_1, plus b_1: {_row(block['pre_activation'][q], places)}; after "

@@ -27,9 +27,10 @@ from macros.redo import tokens as t
 from macros.redo.latex import UnreadableError
 
 # The rounding note that explains a miss, as the helpers of macros.render.arithmetic write it:
-# "The weights shown are rounded: …", "(the two values shown are rounded; …)". "Unrounded"
-# alone is no note: it is said of the exact value, not of what the reader redid.
-NOTE = re.compile(r"\bshown (?:are|is) rounded\b", re.I)
+# "The weights shown are rounded, so …", "From the rounded weights, …", "(the two values shown are
+# rounded; …)". "Unrounded" alone is no note: it is said of the exact value, not of what the
+# reader redid.
+NOTE = re.compile(r"\bshown (?:are|is) rounded\b|\bfrom the rounded\b", re.I)
 
 
 @dataclass(frozen=True)

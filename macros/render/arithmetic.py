@@ -4,8 +4,13 @@ A reader who redoes a calculation the page writes out uses the numbers as shown,
 to the lesson's decimals. The book's policy: the result beside an expansion is always the
 exact (unrounded) value, so one quantity reads the same everywhere on a page; where the
 shown operands give a different result at the shown precision, a computed note says so
-right there ("The weights shown are rounded: from them the result is 0.751; unrounded it
-is 0.752."). No note appears when rounding changes nothing that shows.
+right there. No note appears when rounding changes nothing that shows.
+
+The first note of a page says it in full ("The weights shown are rounded, so a result worked
+from them can come out slightly different: here it comes to 0.751; unrounded, it is 0.752.");
+the notes after it on the same page (``shortened_repeats``) give the figures alone ("From the rounded
+weights, it comes to 0.751; unrounded, it is 0.752."), so a reader meets the reason once.
+Outside a page (a worked solution, read alone in its panel), every note is in full.
 
 Relations written in prose ("the sum of", "changed by", "add up to one") go through the
 predicates at the bottom: they judge the relation on the numbers as shown and raise a
@@ -13,10 +18,43 @@ predicates at the bottom: they judge the relation on the numbers as shown and ra
 ``lesson.md:LINE``.
 """
 
+import re
+
 import numpy as np
 
 from macros.errors import ClaimError
 from macros.render.numbers import as_shown, format_values
+
+FULL = "The {operands} shown are rounded, so a result worked from them can come out slightly different: here {body}."
+SHORT = "From the rounded {operands}, {body}."
+_FULL = re.compile(
+    re.escape(FULL).replace(r"\{operands\}", r"(?P<operands>[\w '’-]+?)").replace(r"\{body\}", r"(?P<body>[^\n]*?)")
+    + r"(?!\d)"
+)
+
+
+def _worded(operands, body):
+    """A rounding note, in full: ``shortened_repeats`` shortens the page's later ones."""
+    return FULL.format(operands=operands, body=body)
+
+
+def shortened_repeats(markdown):
+    """A page's rounding notes after its first, as the figures alone: the reason is given once,
+    where the reader first meets it (the page's order, not the order its template ran in)."""
+    seen = [False]
+
+    def shorten(found):
+        if not seen[0]:
+            seen[0] = True
+            return found.group()
+        return SHORT.format(operands=found["operands"], body=found["body"])
+
+    return _FULL.sub(shorten, markdown)
+
+
+def shortened_lines(lines):
+    """``shortened_repeats`` over the lines of one worked solution, read in turn."""
+    return tuple(shortened_repeats("\n".join(lines)).split("\n")) if lines else ()
 
 
 def _text(values, places):
@@ -39,20 +77,22 @@ def from_shown_product(A, B, places):
 
 def note(from_shown, exact, places, operands="numbers"):
     """'' when the shown operands give the exact result at ``places``; else one sentence. A
-    matrix result names only the entries that differ, by row and column."""
+    matrix result names only the entries that differ, by row and column, each with its own
+    unrounded value."""
     from_shown, exact = np.asarray(from_shown, dtype=float), np.asarray(exact, dtype=float)
     if same_when_shown(from_shown, exact, places):
         return ""
     if from_shown.ndim < 2:
-        got, unrounded = _text(from_shown, places), _text(exact, places)
-        return f"The {operands} shown are rounded: from them the result is {got}; unrounded it is {unrounded}."
+        return _worded(operands, f"it comes to {_text(from_shown, places)}; unrounded, it is {_text(exact, places)}")
     shown_texts = np.array(format_values(from_shown, places)).reshape(from_shown.shape)
     exact_texts = np.array(format_values(exact, places)).reshape(exact.shape)
     cells = [(r, c) for r, c in np.ndindex(from_shown.shape) if shown_texts[r, c] != exact_texts[r, c]]
-    got = " and ".join(f"row {r + 1}, column {c + 1} comes to {shown_texts[r, c]}" for r, c in cells)
-    unrounded = " and ".join(exact_texts[r, c] for r, c in cells)
-    they = "it is" if len(cells) == 1 else "they are"
-    return f"The {operands} shown are rounded: from them {got}; unrounded {they} {unrounded}."
+    each = [
+        f"row {r + 1}, column {c + 1} {'comes to' if i == 0 else 'to'} {shown_texts[r, c]} "
+        f"(unrounded, {exact_texts[r, c]})"
+        for i, (r, c) in enumerate(cells)
+    ]
+    return _worded(operands, " and ".join(each))
 
 
 def product_note(A, B, exact, places, operands="numbers"):
@@ -68,10 +108,7 @@ def total_note(rows, places, total=1.0, operands="weights"):
     if not off:
         return ""
     listed = " and ".join(f"row {i + 1} adds up to {_text(sums[i], places)}" for i in off)
-    return (
-        f"The {operands} shown are rounded: as shown, {listed}; "
-        f"unrounded, every row adds up to exactly {_text(total, places)}."
-    )
+    return _worded(operands, f"{listed}; unrounded, every row adds up to exactly {_text(total, places)}")
 
 
 # ---------------------------------------------------------------- relations in prose
@@ -120,9 +157,9 @@ def changed_by(new, old, places):
     """'by 1.00' for a change from ``old`` to ``new``, computed from the two shown numbers so the
     reader's subtraction checks out; a note follows when the unrounded change reads otherwise."""
     shown = as_shown(new, places) - as_shown(old, places)
-    extra = note(shown, np.asarray(new, dtype=float) - np.asarray(old, dtype=float), places, "two values")
+    exact = np.asarray(new, dtype=float) - np.asarray(old, dtype=float)
     text = f"by {_text(shown, places)}"
-    if not extra:
+    if same_when_shown(shown, exact, places):
         return text
-    unrounded = _text(np.asarray(new, dtype=float) - np.asarray(old, dtype=float), places)
+    unrounded = _text(exact, places)
     return f"{text} (the two values shown are rounded; unrounded the change is {unrounded})"

@@ -54,11 +54,12 @@ def _digits(value, places):
 
 
 def format_number(value, places, minus=MINUS, whole=None):
-    """One value as text; ``whole`` forces or forbids integer form (None: decide from the value)."""
+    """One value as text; ``whole`` forces or forbids integer form (None: decide from the value),
+    except for zero (up to float noise), which is 0 whatever the form of its group."""
     value = float(value)
     if not math.isfinite(value):
         return "∞" if value > 0 else f"{minus}∞"
-    whole = _whole(value) if whole is None else whole
+    whole = _whole(value) if whole is None else whole or _zero(value)
     text = _digits(value, 0 if whole else places)
     return text.replace("-", minus)
 
@@ -69,7 +70,7 @@ def format_values(values, places, minus=MINUS):
     weight, a gradient that cannot flow), and 0.000 a number too small to show, never zero itself."""
     flat = np.asarray(values, dtype=float).ravel().tolist()
     whole = all(_whole(x) for x in flat)
-    return [format_number(v, places, minus, whole or _zero(v)) for v in flat]
+    return [format_number(v, places, minus, whole) for v in flat]
 
 
 def format_rows(matrix, places, minus=MINUS):
@@ -110,6 +111,21 @@ def given(value):
     value = float(value)
     text = f"{int(value):,}" if value.is_integer() else repr(value)
     return text.replace("-", MINUS)
+
+
+SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+# The feed-forward activations (macros.engine.block.ACTIVATIONS) by the names readers know.
+ACTIVATION_NAMES = {"relu": "ReLU", "gelu": "GELU", "gelu_tanh": "GELU (its tanh form)"}
+
+
+def small_constant(value):
+    """A small constant the author set, such as a layer norm's ε, in plain text: a power of ten
+    as one (``10⁻⁵``), another in decimals, as long as it needs (``0.00002``)."""
+    value = float(value)
+    exponent = round(math.log10(value)) if value > 0 else None
+    if exponent is not None and exponent < 0 and value == 10.0**exponent:
+        return "10" + str(exponent).translate(SUPERSCRIPT)
+    return f"{value:.12f}".rstrip("0").rstrip(".").replace("-", MINUS)
 
 
 def byte_count(n):

@@ -33,7 +33,7 @@ import json
 
 from macros.engine import positions
 from macros.render import noscript, worksheets
-from macros.render.numbers import byte_count, format_rows, format_values, given
+from macros.render.numbers import ACTIVATION_NAMES, byte_count, format_rows, format_values, given, small_constant
 from macros.render.subscripts import marked
 from macros.sources import folders
 
@@ -385,8 +385,8 @@ def settings(fixture, places):
     if block:
         order = "before each sublayer (pre-norm)" if block["order"] == "pre" else "after each residual sum (post-norm)"
         notes.append(
-            f"A transformer block: layer norm {order}, ε = {format_values([block['eps']], 6)[0]}, "
-            f"activation {block['activation']}."
+            f"A transformer block: layer norm {order}, ε = {small_constant(block['eps'])}, "
+            f"activation {ACTIVATION_NAMES[block['activation']]}."
         )
     return notes
 
