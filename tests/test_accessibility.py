@@ -62,11 +62,13 @@ WORKSHEETS = ("worksheet.html", "worksheets.html")
 
 def built_pages(site_dir):
     """Every HTML page of the built site but the worksheets, as its path ('index.html',
-    'glossary.html', '404.html')."""
+    'glossary.html', '404.html'). The chapters' summaries are one template around the same parts
+    as the lessons (tables, formulas, links): the largest of them is scanned for all."""
+    summaries = sorted(site_dir.glob("chapters/*.html"), key=lambda path: path.stat().st_size)
     return [
         path.relative_to(site_dir).as_posix()
         for path in sorted(site_dir.rglob("*.html"))
-        if path.name not in WORKSHEETS
+        if path.name not in WORKSHEETS and (path.parent.name != "chapters" or path == summaries[-1])
     ]
 
 

@@ -20,6 +20,7 @@ from macros.pages.checks import PageError
 from macros.sources import folders, front_matter, pins, reads, track
 
 TRACK = ":track"  # the named dependency every page has: the nav, titles and prerequisites
+REMEMBERED = "remembered"  # a lesson's sentences for its chapter's summary, among the files made with its page
 
 
 class Lessons(Mapping):
@@ -155,8 +156,13 @@ class Book:
             return made
         with reads.recorded() as sources:
             reads.note(TRACK, self.track_digest)  # every page shows the nav
-            slug = self.lesson_slug(src_uri)
-            markdown, files = self._lesson_page(slug) if slug else (self._page(src_uri, path, meta), {})
+            slug, chapter = self.lesson_slug(src_uri), self.summary_chapter(src_uri)
+            if slug:
+                markdown, files = self._lesson_page(slug)
+            elif chapter:
+                markdown, files = self._summary_page(chapter, src_uri), {}
+            else:
+                markdown, files = self._page(src_uri, path, meta), {}
         made = cache.Made(markdown, files, sources)
         self._made[src_uri] = made
         if self.cache is not None:
@@ -203,7 +209,7 @@ class Book:
     def _lesson_page(self, slug):
         """The lesson's Markdown, checked, with its facts line; and the files made with it."""
         from macros import notebooks
-        from macros.render import arithmetic, practice, widgets
+        from macros.render import arithmetic, practice, summaries, widgets
         from macros.render import track as track_render
 
         lesson = self._lesson(slug)
@@ -211,14 +217,42 @@ class Book:
         template = reads.read_bytes(self.root / name).decode("utf-8")
         checks.refuse_typed_values(name, template, lesson)
         rendered = arithmetic.shortened_repeats(self._rendered(lesson, name))  # the reason once a page
-        markdown = checks.checked(name, rendered, lesson, template)
+        markdown, remembered = summaries.taken_out(checks.checked(name, rendered, lesson, template))
         markdown = practice.placed(lesson, markdown)
         if slug in self.entries:
             entry = self.entries[slug]
             data = widgets.lesson_data(slug, entry.title, lesson.decimals, lesson.plain_fixture, entry.meta)
             facts = track_render.facts(entry, self.entries) + "\n" + notebooks.page_link(lesson) + "\n" + data
             markdown = with_facts(markdown, facts + "\n")
-        return markdown, checks.made_with(lesson)
+            foot = summaries.link_from(entry, self.titles[entry.chapter - 1], entry.src)
+            markdown = markdown.rstrip("\n") + "\n\n" + foot + "\n"
+        return markdown, {**checks.made_with(lesson), REMEMBERED: json.dumps(remembered)}
+
+    def summary_chapter(self, src_uri):
+        """The chapter (from 1) whose summary page is at ``src_uri``, else None."""
+        from macros.render import summaries
+
+        for number, title in enumerate(self.titles, 1):
+            if src_uri == summaries.uri(title):
+                return number
+        return None
+
+    def _summary_page(self, number, src_uri):
+        """A chapter's summary (``macros.render.summaries``), from its lessons as computed and
+        the sentences their pages hand over; it depends on each lesson's page."""
+        from macros.render import summaries
+
+        entries = [entry for entry in self.entries.values() if entry.chapter == number]
+        lessons, remembered = {}, {}
+        for entry in entries:
+            lessons[entry.slug] = self._lesson(entry.slug)
+            made = self.render(entry.src, self.folders[entry.slug] / folders.LESSON_FILE)
+            reads.note_all(made.sources)  # a page taken from the cache records no reads of its own
+            remembered[entry.slug] = json.loads(made.files.get(REMEMBERED, "[]"))
+        try:
+            return summaries.page(number, self.titles[number - 1], entries, lessons, remembered, src_uri)
+        except summaries.SummaryError as error:
+            raise PageError(str(error)) from None
 
     def unchecked(self, slug):
         """(the computed lesson, its page's Markdown as the template renders it): before the

@@ -22,6 +22,7 @@ from macros.render import (
     numbers,
     online_lab,
     practice,
+    summaries,
     tables,
     tensors,
     widgets,
@@ -98,6 +99,8 @@ def lesson_widgets_of(lesson):
         "why": widgets.why,
         "predict": widgets.predict,
         "takeaway": widgets.takeaway,
+        # A sentence for the chapter's summary page, not shown on the lesson's own.
+        "remember": summaries.marked,
         # The exercise on new numbers; placed at the page's end when a lesson does not call it.
         "practice": lambda: practice.element(lesson),
         "line_chart": cost_chart.line_chart,

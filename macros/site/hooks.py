@@ -65,6 +65,7 @@ def on_files(files, config):
     lesson_files.add_worksheets(files, config, root_of(config), _stop_or_say)
     if book is not None:
         lesson_files.add_made_files(files, config, book)
+        lesson_files.add_summaries(files, config, book)
         serving.mark_stale(files, book)
     return files
 

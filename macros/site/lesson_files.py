@@ -43,6 +43,13 @@ def add_lessons(files, config, root):
         files.append(File(src, str(root), config.site_dir, config.use_directory_urls, dest_uri=dest))
 
 
+def add_summaries(files, config, book):
+    """A page per chapter that sums it up (``macros.render.summaries``): a page of the site like
+    the docs, whose Markdown the book makes from the chapter's lessons when MkDocs reads it."""
+    for title in book.titles:
+        files.append(File.generated(config, track.summary_uri(title), content=""))
+
+
 def add_page_scripts(files, config, root, failed):
     """The bundled page script and the worker shim. When they cannot be made, ``failed`` is
     called (a strict build's stop): the pages still read fully without them."""

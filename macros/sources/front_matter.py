@@ -4,11 +4,16 @@ The track, the facts line and the page all read these fields, so they are checke
 here: a typo in a field name is an error, never a silent default.
 """
 
+import re
+
 from macros.errors import SourceError
 from macros.sources import yamlfile
 from macros.sources.found import describe
 
-FIELDS = {"title", "decimals", "kind", "minutes", "requires", "optional", "summary", "search"}
+FIELDS = {"title", "decimals", "kind", "minutes", "requires", "optional", "summary", "search", "formulas"}
+# A formula of a chapter's summary is symbols, not results: a number with decimals in it is one
+# typed, which the lesson's numbers would not check.
+TYPED_DECIMAL = re.compile(r"\d\.\d")
 KINDS = ("worked example", "derivation")
 
 
@@ -80,6 +85,17 @@ def check(template, meta):
     requires = meta.get("requires", [])
     if not isinstance(requires, list) or not all(isinstance(slug, str) for slug in requires):
         fail("requires", "a list of lesson folder names")
+    formulas = meta.get("formulas", ["x"])
+    if not isinstance(formulas, list) or not formulas:
+        fail("formulas", "a list of the lesson's key formulas in TeX, for its chapter's summary")
+    for i, tex in enumerate(formulas):
+        if not isinstance(tex, str) or not tex.strip() or TYPED_DECIMAL.search(tex):
+            raise SourceError(
+                template,
+                f"front matter: formulas[{i}]",
+                "a formula in TeX symbols, no number with decimals",
+                describe(tex),
+            )
     search = meta.get("search", {"boost": 1})
     boost = search.get("boost") if isinstance(search, dict) and set(search) == {"boost"} else None
     if not isinstance(boost, int | float) or isinstance(boost, bool) or not 0 < boost <= 10:

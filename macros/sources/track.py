@@ -5,6 +5,7 @@ prerequisite links all come from here, so they cannot disagree with each other.
 """
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -80,6 +81,21 @@ def load(root=lessons.LESSONS):
 
 
 def nav(root=lessons.LESSONS):
-    """The chapters as MkDocs nav entries, each lesson under its title."""
+    """The chapters as MkDocs nav entries, each lesson under its title, then the chapter on one
+    page (``summaries``: ``chapters/<slug>.md``)."""
     titles, entries = load(root)
-    return [{title: [{e.title: e.src} for e in entries if e.chapter == c]} for c, title in enumerate(titles, 1)]
+    return [
+        {
+            title: [
+                *({e.title: e.src} for e in entries if e.chapter == c),
+                {f"Chapter {c} on one page": summary_uri(title)},
+            ]
+        }
+        for c, title in enumerate(titles, 1)
+    ]
+
+
+def summary_uri(title):
+    """A chapter's summary page (``macros.render.summaries``), named from its title:
+    'Masks and position' -> chapters/masks-and-position.md."""
+    return "chapters/" + re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") + ".md"
