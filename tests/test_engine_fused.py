@@ -136,7 +136,8 @@ class TestTensorLatex:
             r"\left[\; \begin{bmatrix} 1.000 & 0 \\ 0.989 & 0.011 \end{bmatrix},\; "
             r"\begin{bmatrix} 1.000 & 0 \\ 0.500 & 0.500 \end{bmatrix} \;\right]"
         )
-        assert tensors.tensor(T, 3) == tensors.tensor(T, 3, visible=[[True, False], [True, True]])  # 0 is 0, mask or not
+        # 0 is 0, mask or not
+        assert tensors.tensor(T, 3) == tensors.tensor(T, 3, visible=[[True, False], [True, True]])
 
     def test_a_hidden_score_is_minus_infinity_and_takes_no_part_in_the_form(self):
         T = np.array([[[2.0, -np.inf], [1.0, 3.0]]])
