@@ -79,7 +79,7 @@ class TestMarks:
                 line = 1 + text.count("\n", 0, found.start())
                 marks.append(f"{path.relative_to(computed.ROOT).as_posix()}:{line}: {found['reason']}")
         assert marks == [
-            "lessons/decoding-cost/lesson.md:74: the terms between are elided; the claim around the sentence "
+            "lessons/decoding-cost/lesson.md:77: the terms between are elided; the claim around the sentence "
             "checks the count"
         ]
 
@@ -99,7 +99,7 @@ class TestBuild:
         with pytest.raises(PageError) as caught:
             computed.book_over(project).render("lessons/decoding-cost/lesson.md", src)
         assert str(caught.value) == (
-            "lessons/decoding-cost/lesson.md:74: the formula $1 + \\dots + 3 = 6$ writes numbers beside = or ≈, "
+            "lessons/decoding-cost/lesson.md:77: the formula $1 + \\dots + 3 = 6$ writes numbers beside = or ≈, "
             "but $1 + \\dots + 3$ cannot be read: '…', which this grammar does not read; write it as a calculation "
             "of the shown numbers, or mark it inside the formula with {# not arithmetic: why #}"
         )
@@ -251,7 +251,7 @@ def test_the_listing_counts_each_page_and_names_each_mark():
     ]
     masks = next(line for line in text.splitlines() if line.startswith("masks "))
     assert masks.split()[-1] == "on" and masks.split()[5] == "0"  # its practice check is on; nothing marked
-    assert "  lessons/decoding-cost/lesson.md:74: the terms between are elided" in text
+    assert "  lessons/decoding-cost/lesson.md:77: the terms between are elided" in text
 
 
 def test_a_mark_in_a_raw_block_is_text():

@@ -57,7 +57,7 @@ class TestRealSite:
     def test_solution_notes_the_rounding_only_because_it_is_true(self, site):
         # ALiBi's last row, by hand: e^-1.5 + e^-2 + e^-1.5 + e^0 = 0.2231 + 0.1353 + 0.2231 + 1
         # = 1.5816 -> 1.582, while the exponentials as shown, 0.223 + 0.135 + 0.223 + 1.000, give 1.581
-        assert "from them the result is 1.581; unrounded it is 1.582" in site.page(lesson_page("alibi"))
+        assert "it comes to 1.581; unrounded, it is 1.582" in site.page(lesson_page("alibi"))
 
     def test_math_is_typeset_at_build_time(self, site):
         page = (site.site / PAGE).read_text(encoding="utf-8")

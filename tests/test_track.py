@@ -87,7 +87,7 @@ def test_track_mistakes(tmp_path, track_text, expected):
         ),
         (
             FRONT.replace("summary:", "sumary:"),
-            "one/lesson.md: front matter: sumary: expected one of decimals, kind, minutes",
+            "one/lesson.md: front matter: sumary: expected one of decimals, formulas, kind, minutes",
         ),
         (FRONT.replace("\n---\n\n#", "\n\n#"), "one/lesson.md: front matter: expected a closing '---' line, got none"),
         (

@@ -12,7 +12,8 @@ formatter (``numbers.py``), so a value reads the same wherever it appears.
   without them is told; ``reasons.py``, the rules a prediction's reasons keep);
   ``practice.py``: the practice element and its data file; ``worksheets.py``: the pages that
   print a lesson's practice on paper, a class set and its answer key;
-  ``track.py``: the home page's map and each lesson's facts line;
+  ``track.py``: the home page's map and each lesson's facts line; ``summaries.py``: each
+  chapter on one page (its formulas, sentences to remember and the shapes of its matrices);
 - ``subscripts.py``: a symbol's subscript in plain text shown as one (W_O);
 - ``math_rows.py``: formulas written side by side set as a row that stacks on a phone;
 - ``katex.py`` (with ``katex_server.cjs``): math typeset by the vendored KaTeX, HTML in,

@@ -40,16 +40,38 @@ def _worded(operands, body):
 
 def shortened_repeats(markdown):
     """A page's rounding notes after its first, as the figures alone: the reason is given once,
-    where the reader first meets it (the page's order, not the order its template ran in)."""
+    where the reader first meets it (the page's order, not the order its template ran in). The
+    practice panel's worked solutions are left whole: each is read alone, and gives its own."""
+    panels = _spans(markdown, PANEL)
     seen = [False]
 
     def shorten(found):
+        if any(start <= found.start() < end for start, end in panels):
+            return found.group()
         if not seen[0]:
             seen[0] = True
             return found.group()
         return SHORT.format(operands=found["operands"], body=found["body"])
 
     return _FULL.sub(shorten, markdown)
+
+
+PANEL = '<div class="abh-practice"'
+
+
+def _spans(markdown, opening):
+    """(start, end) of each element that opens with ``opening``, to its matching ``</div>``."""
+    spans, start = [], markdown.find(opening)
+    while start >= 0:
+        depth, end = 0, len(markdown)
+        for found in re.finditer(r"<(/?)div\b", markdown[start:]):
+            depth += -1 if found[1] else 1
+            if depth == 0:
+                end = start + found.end()
+                break
+        spans.append((start, end))
+        start = markdown.find(opening, end)
+    return spans
 
 
 def shortened_lines(lines):

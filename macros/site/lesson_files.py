@@ -24,6 +24,8 @@ from macros.render import worksheets
 from macros.site import serving
 from macros.sources import folders, track
 
+TRACK_FILE = "track.yaml"
+
 
 def made_uris(slug):
     """The files made with a lesson's page, by name, where the site publishes them."""
@@ -44,10 +46,14 @@ def add_lessons(files, config, root):
 
 
 def add_summaries(files, config, book):
-    """A page per chapter that sums it up (``macros.render.summaries``): a page of the site like
-    the docs, whose Markdown the book makes from the chapter's lessons when MkDocs reads it."""
+    """A page per chapter that sums it up (``macros.render.summaries``), whose Markdown the book
+    makes from the chapter's lessons when MkDocs reads it. Each is backed by the track's file
+    (MkDocs' documented ``File.generated(abs_src_path=)``), the source it is made from beside
+    the lessons: a partial rebuild under ``make serve`` then rebuilds it only when the track
+    changes or when ``serving.mark_stale`` finds one of its lessons changed, as for any page."""
+    source = str(book.root / "lessons" / TRACK_FILE)
     for title in book.titles:
-        files.append(File.generated(config, track.summary_uri(title), content=""))
+        files.append(File.generated(config, track.summary_uri(title), abs_src_path=source))
 
 
 def add_page_scripts(files, config, root, failed):

@@ -1,6 +1,7 @@
 """The book as plain Markdown: ``python -m macros render DIR``.
 
-Every page (lessons, home with its track map, glossary, author guide) is written with
+Every page (lessons, home with its track map, glossary, author guide, each chapter on one
+page) is written with
 every number filled in and no template syntax left, beside each lesson's notebook, the site's assets and a
 minimal mkdocs.yml (Material, no macros plugin, no project hooks). The scripts the project's
 hooks make at build time (the bundled page scripts, the worker shim) are written as assets, and
@@ -57,10 +58,12 @@ def write(root, out):
     written = []
     pages = [(path.relative_to(root / "docs").as_posix(), path) for path in sorted((root / "docs").rglob("*.md"))]
     pages += [(folders.src_uri(f.name), f / folders.LESSON_FILE) for f in folders.folders(root / "lessons")]
+    pages += [(track.summary_uri(title), None) for title in book.titles]  # each chapter on one page
     for src_uri, path in pages:
         target = docs / src_uri
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(book.render(src_uri, path, page_meta(path)).markdown, encoding="utf-8")
+        meta = page_meta(path) if path is not None else None
+        target.write_text(book.render(src_uri, path, meta).markdown, encoding="utf-8")
         written.append(target)
     for slug in book.lessons:  # each lesson's notebook and practice data beside its page, as on the site
         made = book.lesson_files(slug)
@@ -70,6 +73,8 @@ def write(root, out):
             "practice": practice.DATA_FILE,
         }
         for name, data in made.items():
+            if name not in names:  # what the lesson hands its chapter's summary, which is written above
+                continue
             target = docs / "lessons" / slug / names[name]
             target.write_bytes(data)
             written.append(target)
