@@ -20,7 +20,7 @@ from macros.pages.checks import PageError
 from macros.sources import folders, front_matter, pins, reads, track
 
 TRACK = ":track"  # the named dependency every page has: the nav, titles and prerequisites
-REMEMBERED = "remembered"  # a lesson's sentences for its chapter's summary, among the files made with its page
+SUMMARY = "summary"  # what a lesson hands its chapter's summary, among the files made with its page
 
 
 class Lessons(Mapping):
@@ -226,7 +226,11 @@ class Book:
             markdown = with_facts(markdown, facts + "\n")
             foot = summaries.link_from(entry, self.titles[entry.chapter - 1], entry.src)
             markdown = markdown.rstrip("\n") + "\n\n" + foot + "\n"
-        return markdown, {**checks.made_with(lesson), REMEMBERED: json.dumps(remembered)}
+        try:
+            summary = summaries.handed_over(lesson, remembered)
+        except summaries.SummaryError as error:
+            raise PageError(f"{name}: {error}") from None
+        return markdown, {**checks.made_with(lesson), SUMMARY: summary}
 
     def summary_chapter(self, src_uri):
         """The chapter (from 1) whose summary page is at ``src_uri``, else None."""
@@ -238,21 +242,17 @@ class Book:
         return None
 
     def _summary_page(self, number, src_uri):
-        """A chapter's summary (``macros.render.summaries``), from its lessons as computed and
-        the sentences their pages hand over; it depends on each lesson's page."""
+        """A chapter's summary (``macros.render.summaries``), from what each of its lessons' pages
+        hands over; it depends on each lesson's page, and so on its sources."""
         from macros.render import summaries
 
         entries = [entry for entry in self.entries.values() if entry.chapter == number]
-        lessons, remembered = {}, {}
+        handed = {}
         for entry in entries:
-            lessons[entry.slug] = self._lesson(entry.slug)
             made = self.render(entry.src, self.folders[entry.slug] / folders.LESSON_FILE)
             reads.note_all(made.sources)  # a page taken from the cache records no reads of its own
-            remembered[entry.slug] = json.loads(made.files.get(REMEMBERED, "[]"))
-        try:
-            return summaries.page(number, self.titles[number - 1], entries, lessons, remembered, src_uri)
-        except summaries.SummaryError as error:
-            raise PageError(str(error)) from None
+            handed[entry.slug] = summaries.taken_over(made.files[SUMMARY])
+        return summaries.page(number, self.titles[number - 1], entries, handed, src_uri)
 
     def unchecked(self, slug):
         """(the computed lesson, its page's Markdown as the template renders it): before the

@@ -6,16 +6,22 @@ Everything on it comes from the chapter's lessons as the build computes them:
 - **formulas**: each lesson's front matter ``formulas`` (TeX in symbols, no results);
 - **shapes**: one table of the shapes in letters, which every lesson of the chapter is checked
   against (``sizes`` reads each size from the lesson's own arrays and ``refused`` compares every
-  matrix's shape with the table; a lesson that breaks it stops the build), and each lesson's
-  sizes in numbers;
+  matrix's shape with the table; a lesson that breaks it stops the build at its page), and
+  each lesson's sizes in numbers;
 - **numbers to remember**: sentences a lesson's template hands over with
   ``{{ remember("…") }}`` (its numbers written by ``num`` like any other), taken out of the
   lesson's page (``taken_out``) and listed here under the lesson.
+
+A lesson's page hands its sizes and sentences over as a file made with it (``handed_over``),
+so a summary is made from its lessons' pages as the build (or the page cache) has them,
+without computing a lesson again.
 
 A summary is ``chapters/<slug>.md`` in the site, after the chapter's lessons in the nav, and
 each lesson's page links it at its foot.
 """
 
+import dataclasses
+import json
 import posixpath
 import re
 from dataclasses import dataclass
@@ -149,11 +155,11 @@ def _widths(values):
     return ", ".join(str(v) for v in distinct)
 
 
-def shapes_table(entries, lessons):
-    """The shapes in letters, then each lesson's sizes in numbers."""
+def shapes_table(entries, sized):
+    """The shapes in letters, then each lesson's sizes in numbers (``sized``: slug -> Sizes)."""
     lines = ["| matrix | shape |", "| --- | --- |"]
     lines += [f"| {name} | ${shape}$ |" for name, shape in SHAPES]
-    fewer = any(sizes(lessons[entry.slug]).keys != sizes(lessons[entry.slug]).n for entry in entries)
+    fewer = any(sized[entry.slug].keys != sized[entry.slug].n for entry in entries)
     keys = (
         r" Where the keys are not the queries' own rows (a source in cross-attention, or one query reading "
         r"several keys), $K$ and $V$ have $m$ rows, and $S$ and $A$ are $n \times m$."
@@ -169,7 +175,7 @@ def shapes_table(entries, lessons):
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for entry in entries:
-        s = sizes(lessons[entry.slug])
+        s = sized[entry.slug]
         d_model = "given directly" if s.d_model is None else str(s.d_model)
         layers = f" ({s.layers} layers, the first)" if s.layers > 1 else ""
         lines.append(
@@ -181,17 +187,30 @@ def shapes_table(entries, lessons):
 # ---------------------------------------------------------------- the page
 
 
-def page(number, title, entries, lessons, remembered, src):
-    """The summary's Markdown. ``lessons``: slug -> the computed Lesson; ``remembered``: slug ->
-    its sentences; ``src``: the summary's own place, which links are relative to. A lesson
-    whose matrices do not have the table's shapes is a SummaryError."""
-    for entry in entries:
-        why = refused(lessons[entry.slug])
-        if why:
-            raise SummaryError(
-                f"{uri(title)}: the shapes table does not hold for lesson {entry.slug}: {why} "
-                "(macros/render/summaries.py, SHAPES)"
-            )
+def handed_over(lesson, remembered):
+    """What a lesson's page hands its chapter's summary (as text, made with the page, so that
+    the summary needs neither the lesson computed again nor its page rendered again): its
+    sizes and its sentences to remember. A lesson whose matrices do not have the shapes the
+    summary's table states is a SummaryError."""
+    why = refused(lesson)
+    if why:
+        raise SummaryError(
+            f"its matrices do not have the shapes its chapter's summary states: {why} "
+            "(macros/render/summaries.py, SHAPES)"
+        )
+    return json.dumps({"sizes": dataclasses.asdict(sizes(lesson)), "remembered": remembered})
+
+
+def taken_over(text):
+    """(Sizes, sentences) from what ``handed_over`` wrote."""
+    data = json.loads(text)
+    found = data["sizes"]
+    return Sizes(**{**found, "d_k": tuple(found["d_k"]), "d_v": tuple(found["d_v"])}), data["remembered"]
+
+
+def page(number, title, entries, handed, src):
+    """The summary's Markdown. ``handed``: slug -> (its Sizes, its sentences to remember), as its
+    page handed them over; ``src``: the summary's own place, which links are relative to."""
 
     def to(entry):
         return posixpath.relpath(entry.src, posixpath.dirname(src))
@@ -210,8 +229,15 @@ def page(number, title, entries, lessons, remembered, src):
     for entry in entries:
         parts += [f"### {entry.number}. [{entry.title}]({to(entry)})", "", entry.meta["summary"], ""]
         parts += [f"$$\n{tex}\n$$\n" for tex in entry.meta.get("formulas", [])]
-        said = remembered.get(entry.slug, [])
+        said = handed[entry.slug][1]
         if said:
             parts += ["To remember:", ""] + [f"- {text}" for text in said] + [""]
-    parts += ["## Shapes", "", shapes_table(entries, lessons), "", "</div>", ""]
+    parts += [
+        "## Shapes",
+        "",
+        shapes_table(entries, {slug: found[0] for slug, found in handed.items()}),
+        "",
+        "</div>",
+        "",
+    ]
     return "\n".join(parts)
