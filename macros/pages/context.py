@@ -22,6 +22,7 @@ from macros.render import (
     numbers,
     online_lab,
     practice,
+    roofline,
     summaries,
     tables,
     tensors,
@@ -104,6 +105,7 @@ def lesson_widgets_of(lesson):
         # The exercise on new numbers; placed at the page's end when a lesson does not call it.
         "practice": lambda: practice.element(lesson),
         "line_chart": cost_chart.line_chart,
+        "roofline": roofline.figure,
         "numbers_table": figures.numbers_table,
         "online_lab": lambda h, row, label: online_lab.online_lab(
             h, row, lesson.fixture.generation.block_size, lesson.decimals, label

@@ -5,8 +5,8 @@ formatter (``numbers.py``), so a value reads the same wherever it appears.
 - ``latex.py``: matrices, vectors and the expansions a hand calculation writes out;
   ``tensors.py``: arrays of three axes; ``arithmetic.py``: the rounding note beside a shown
   calculation;
-- ``tables.py``: Markdown tables; ``figures.py`` and ``cost_chart.py``: SVG drawn at build
-  time; ``head_costs.py``: the table of what splitting into heads costs;
+- ``tables.py``: Markdown tables; ``figures.py``, ``cost_chart.py`` and ``roofline.py``: SVG
+  drawn at build time; ``head_costs.py``: the table of what splitting into heads costs;
 - ``widgets.py``, ``lesson_widgets.py``, ``online_lab.py``, ``rotary_widget.py``: the HTML
   of the interactive parts, readable without scripts (``noscript.py`` says what a reader
   without them is told; ``reasons.py``, the rules a prediction's reasons keep);

@@ -2,7 +2,7 @@
 templates only name them: what a sliding window leaves of the scores and weighting, whether
 the rows a layer reads and writes change a prefill's side of the chip's ratio, the cache per
 token of each form of attention, linear attention's count against the pairs', and which
-sequence holds each page of a paged cache."""
+sequence holds each page of a paged cache, and the passes a roofline shows."""
 
 from types import SimpleNamespace
 
@@ -60,8 +60,17 @@ def page_rows(block_tables, page_size, lengths):
     return sorted(rows, key=lambda row: row.page)
 
 
+def roofline_passes(rows):
+    """The passes of a decoding lesson's table on its chip's roofline, as (name, intensity): a
+    step with the cache (its intensity is the same at every length: one multiply-add per
+    number read), then the prefill of each length."""
+    step = [("a step with the cache", rows[0].step.intensity)]
+    return step + [(f"a prefill of {row.n:,} tokens", row.prefill.intensity) for row in rows]
+
+
 def names():
     return {
+        "roofline_passes": roofline_passes,
         "window_costs": window_costs,
         "prefill_sides_kept": prefill_sides_kept,
         "latent_cache_rows": latent_cache_rows,
