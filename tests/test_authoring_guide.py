@@ -167,7 +167,15 @@ def test_section_6_quotes_the_refusals_the_build_gives(tmp_path, before, after):
 # rendered against a lesson that has what it reads (the lessons below, in turn), with the few
 # names the tables' examples assume a template has set: h, h2, w, v, w0, w1, r, a, b, L, tolerance.
 EXAMPLE = re.compile(r"`([^`\n]*\{\{[^`\n]*\}\}[^`\n]*)`")
-TRIED = ("tracing-two-heads", "attention-cost", "online-softmax", "flash-attention-tiles", "masks", "alibi", "decoding-cost")
+TRIED = (
+    "tracing-two-heads",
+    "attention-cost",
+    "online-softmax",
+    "flash-attention-tiles",
+    "masks",
+    "alibi",
+    "decoding-cost",
+)
 
 
 def examples():
