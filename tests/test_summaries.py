@@ -187,8 +187,11 @@ def test_each_summary_prints_on_one_or_two_a4_pages_with_nothing_cut(tabs, serve
 @pytest.mark.browser
 @pytest.mark.build
 def test_a_summary_opened_from_disk_loads_with_no_console_error(tabs, site):
+    """The first and the last chapter's (one template makes them all; served, every one loads
+    in the printing test above)."""
     with reading(tabs, site.site.as_uri() + "/") as reader:
-        for _, title, _ in chapters():
+        every = chapters()
+        for _, title, _ in (every[0], every[-1]):
             page = reader.open(track.summary_uri(title).replace(".md", ".html"))
             assert page.locator(".chapter-summary table").count() == 2
         assert reader.errors == [] and reader.foreign == []
