@@ -166,21 +166,26 @@ def shapes_table(entries, sized):
         if fewer
         else ""
     )
+    columns = [r"$n$", *([r"$m$"] if fewer else []), r"$d_{\text{model}}$", "$h$", "$d_k$", "$d_v$"]
+    direct = (
+        r" A lesson that gives $Q$, $K$ and $V$ directly, with no projections, has no $d_{\text{model}}$ (a dash)."
+        if any(sized[entry.slug].d_model is None for entry in entries)
+        else ""
+    )
     lines += [
         "",
         rf"Here $n$ counts the queries and $h$ the heads.{keys} Without an output projection, $Y$ is the heads' "
-        "readings side by side. Each lesson's sizes:",
+        f"readings side by side.{direct} Each lesson's sizes:",
         "",
-        rf"| lesson | $n$ | {'$m$, the keys' if fewer else 'keys'} | $d_{{\text{{model}}}}$ | $h$ | $d_k$ | $d_v$ |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| lesson | " + " | ".join(columns) + " |",
+        "| --- |" + " ---: |" * len(columns),
     ]
     for entry in entries:
         s = sized[entry.slug]
-        d_model = "given directly" if s.d_model is None else str(s.d_model)
+        d_model = "—" if s.d_model is None else str(s.d_model)
         layers = f" ({s.layers} layers, the first)" if s.layers > 1 else ""
-        lines.append(
-            f"| {entry.title}{layers} | {s.n} | {s.keys} | {d_model} | {s.h} | {_widths(s.d_k)} | {_widths(s.d_v)} |"
-        )
+        cells = [s.n, *([s.keys] if fewer else []), d_model, s.h, _widths(s.d_k), _widths(s.d_v)]
+        lines.append(f"| {entry.title}{layers} | " + " | ".join(str(cell) for cell in cells) + " |")
     return "\n".join(lines)
 
 
