@@ -3,6 +3,7 @@ the book adopts are the ones it renders itself, the book waits for a page the wo
 finished, a page that fails in a worker is left to the book's own render, which stops with the
 located line an author reads, and a build that stops ends the workers."""
 
+import os
 import shutil
 
 import pytest
@@ -71,3 +72,19 @@ def test_the_workers_are_the_cores_unless_set(monkeypatch):
     monkeypatch.delenv("LESSON_WORKERS")
     monkeypatch.setattr(ahead.os, "sched_getaffinity", lambda _pid: {0, 1, 2})
     assert ahead.workers() == 3
+
+
+def test_a_worker_that_dies_leaves_its_pages_to_the_book(copied, monkeypatch):
+    """A worker killed mid-page never answers: past the wait's bound the workers are ended and
+    the book renders the page itself."""
+    monkeypatch.setattr(ahead, "PAGE_SECONDS", 0.5)
+    monkeypatch.setattr(ahead, "_render", _die)
+    book = computed.book_over(copied)
+    ahead.render_ahead(book, pages(copied), 2)
+    src_uri, path = pages(copied)[0]
+    assert book.kept(src_uri) is None and book.ahead is None
+    assert book.render(src_uri, path).markdown.startswith("# ")
+
+
+def _die(page):
+    os._exit(1)

@@ -23,6 +23,7 @@ import multiprocessing
 import os
 
 _book = None  # the book the forked workers render with (inherited, never pickled)
+PAGE_SECONDS = 120  # the longest wait for the next page from the workers (a page takes well under 1 s)
 # The modules a lesson page imports when it is first rendered (each imports the engine, numpy
 # and the rest): imported once before the fork, every worker has them, instead of each
 # importing them again.
@@ -75,9 +76,15 @@ class Rendering:
         self.results = self.pool.imap_unordered(_render, todo)
 
     def wait_for(self, src_uri):
-        """Until the workers are done with ``src_uri`` (at once for a page they do not render)."""
+        """Until the workers are done with ``src_uri`` (at once for a page they do not render).
+        A page that takes longer than PAGE_SECONDS (a worker that died takes its page with it,
+        and its result never comes) ends the workers: the build renders what is left itself."""
         while src_uri in self.outstanding:
-            done, made = next(self.results)
+            try:
+                done, made = self.results.next(timeout=PAGE_SECONDS)
+            except multiprocessing.TimeoutError:
+                self.stop()
+                return
             self.outstanding.discard(done)
             if made is not None:
                 self.book.adopt(done, made)
