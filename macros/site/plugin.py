@@ -64,8 +64,9 @@ def before_page(env):
         return
     book = book_of(env.conf)
     if book.summary_chapter(page.file.src_uri) is not None:
-        # A chapter's summary repeats its lessons' words: search ranks the lessons first.
-        page.meta["search"] = {"boost": SUMMARY_BOOST}
+        # Its source is the track's file, which has no front matter of its own; a chapter's
+        # summary repeats its lessons' words, so search ranks the lessons first.
+        page.meta = {"search": {"boost": SUMMARY_BOOST}}
     meta = page.meta if page.meta else page_meta(page.file.abs_src_path)
     try:
         made = book.render(page.file.src_uri, page.file.abs_src_path, meta)
