@@ -18,6 +18,7 @@ Only ``mkdocs build`` renders ahead: ``mkdocs serve`` runs threads, which a fork
 and rebuilds a few pages at a time. ``LESSON_WORKERS=1`` turns it off.
 """
 
+import gc
 import importlib
 import multiprocessing
 import os
@@ -69,6 +70,7 @@ class Rendering:
         self.book = book
         self.outstanding = {src_uri for src_uri, _ in todo}
         _book = book
+        gc.freeze()  # Python's advice before a fork: the workers' collections skip what they inherit
         try:
             self.pool = multiprocessing.get_context("fork").Pool(count)  # the workers are forked here
         finally:

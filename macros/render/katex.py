@@ -175,6 +175,10 @@ class KatexRenderer:
             self.node = _Node(self.katex)
         return self.node
 
+    def start(self):
+        """Node's process started before the first formula is sent; a RendererError without Node."""
+        self._node()
+
     def submit(self, page_html):
         """Start typesetting a page's formulas that are neither cached nor on their way."""
         wanted = {}

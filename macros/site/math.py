@@ -16,6 +16,17 @@ def renderer(root):
     return _renderers[root]
 
 
+def start_if_cold(root):
+    """Node started now when nothing is cached (a first build sends it every formula): it loads
+    KaTeX while the build's own start-up leaves a core idle, not when the first page is ready."""
+    found = renderer(root)
+    if not found.results:
+        try:
+            found.start()
+        except katex.RendererError:  # said, with the page's name, when the first page is written
+            pass
+
+
 def submit(root, html):
     try:
         renderer(root).submit(html)
