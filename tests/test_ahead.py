@@ -1,7 +1,8 @@
 """Lesson pages rendered ahead of a build in forked workers (``macros.pages.ahead``): the pages
 the book adopts are the ones it renders itself, the book waits for a page the workers have not
 finished, a page that fails in a worker is left to the book's own render, which stops with the
-located line an author reads, and a build that stops ends the workers."""
+located line an author reads, a worker runs what the build hands it once the pages are taken,
+and a build that stops ends the workers."""
 
 import os
 import shutil
@@ -36,6 +37,18 @@ def test_pages_rendered_ahead_are_the_pages_rendered_in_turn(copied):
         assert adopted is not None, f"{src_uri} was not rendered ahead"
         made = in_turn.render(src_uri, path)
         assert (adopted.markdown, adopted.files, adopted.sources) == (made.markdown, made.files, made.sources)
+    book.ahead.stop()
+
+
+def test_once_every_page_is_taken_a_worker_runs_what_the_build_hands_it(copied):
+    book = computed.book_over(copied)
+    ahead.render_ahead(book, pages(copied), 2)
+    for src_uri, _ in pages(copied):
+        book.kept(src_uri)
+    rendering = book.ahead
+    assert rendering.later(os.getpid, ()).get(timeout=30) != os.getpid()  # run in a worker
+    rendering.stop()
+    assert book.ahead is None and rendering.later(os.getpid, ()) is None  # the build's end: none left
 
 
 def test_one_worker_renders_nothing_ahead(copied):
@@ -53,7 +66,8 @@ def test_a_page_that_fails_ahead_is_reported_by_the_books_own_render(copied):
     assert book.kept(folders.src_uri(SLUGS[0])) is not None and book.kept(broken) is None
     with pytest.raises(PageError, match=rf"^{broken}:\d+: head has no value 'weigths'; did you mean 'weights'\?$"):
         book.render(broken, copied / broken)
-    assert book.kept(folders.src_uri(SLUGS[2])) is not None and book.ahead is None  # all taken: workers ended
+    assert book.kept(folders.src_uri(SLUGS[2])) is not None
+    book.ahead.stop()
 
 
 def test_a_build_that_stops_ends_the_workers(copied):

@@ -12,6 +12,9 @@ pages, converting their Markdown and laying them out, and the book waits only fo
 MkDocs asks for next (``Rendering.wait_for``). The workers take the pages in the order
 MkDocs reads them, so the one it asks for is usually done or nearly.
 
+Once every page is rendered, the workers stay until the build ends, for work the build can
+hand them while it writes the site (``later``): the search index's plain math.
+
 A page that fails in a worker is not reported there: the build's own process renders it
 again when it reaches it and stops, or shows the mistake, exactly as it does without workers.
 Only ``mkdocs build`` renders ahead: ``mkdocs serve`` runs threads, which a fork must not copy,
@@ -90,11 +93,17 @@ class Rendering:
             self.outstanding.discard(done)
             if made is not None:
                 self.book.adopt(done, made)
-        if not self.outstanding:
-            self.stop()
+
+    def later(self, function, args):
+        """``function(*args)`` run by a worker (once the pages are rendered, the workers have
+        nothing else to do): its result (``get``), or None when the workers are gone."""
+        if self.book.ahead is not self:
+            return None
+        return self.pool.apply_async(function, args)
 
     def stop(self):
-        """The workers ended (at once, mid-page, when the build stopped with a mistake)."""
+        """The workers ended: at the build's end, or at once, mid-page, when it stopped with a
+        mistake."""
         if self.book.ahead is self:
             self.book.ahead = None
         self.pool.terminate()

@@ -81,6 +81,8 @@ def on_env(env, config, files):
     book = plugin.book_of(config)
     if book is not None:
         lesson_files.render_lessons(files, book, _stop_or_say)
+        if book.ahead is not None:  # done with the lessons: a worker works out the search's plain math
+            compat.learn_elsewhere(book.ahead.later)
     return env
 
 
@@ -90,7 +92,7 @@ def on_page_content(html, page, config, files):
         html = searchable.numbers_left_out(html)
     html = math_rows.side_by_side(html)  # before KaTeX: each piece of a row is a formula of its own
     math.submit(root_of(config), html)
-    compat.learn_formulas(html)  # the search index's plain math, worked out now rather than at the end
+    compat.note_formulas(html)  # the search index's plain math, worked out before the index is written
     return html
 
 
@@ -107,6 +109,7 @@ def on_post_page(output, page, config):
 @event_priority(-50)  # after the search plugin has written its index
 def on_post_build(config):
     compat.readable_index(config.site_dir, *serving.carried_index())
+    plugin.stop_rendering_ahead()  # the workers' last task (the plain math) is done
     math.close(root_of(config), save=True)
     cache_age.prune_when_due(root_of(config))  # a build that succeeded: what no build used for a month goes
 
