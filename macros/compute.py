@@ -44,10 +44,10 @@ def overflowed(trace, where=""):
     """
     for i, head in enumerate(trace.heads):
         for name in guarded(present(head, HEAD_FIELDS)):
-            if not np.all(np.isfinite(getattr(head, name))):
+            if not np.isfinite(getattr(head, name)).all():
                 return f"{where}heads[{i}].{name}"
     for name in guarded(present(trace, LAYER_FIELDS)):
-        if not np.all(np.isfinite(getattr(trace, name))):
+        if not np.isfinite(getattr(trace, name)).all():
             return where + name
     for b, layer in enumerate(trace.batch or ()):
         found = overflowed(layer, f"{where}batch[{b}].")

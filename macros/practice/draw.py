@@ -165,7 +165,7 @@ CHECKS = {
 
 def finite(trace):
     parts = [trace.output, *(head.weights for head in trace.heads), *(head.output for head in trace.heads)]
-    return all(np.all(np.isfinite(part)) for part in parts)
+    return all(np.isfinite(part).all() for part in parts)
 
 
 def first_failure(spec, rec, asked=None):

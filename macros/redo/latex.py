@@ -13,7 +13,6 @@ transpose; ``e^{…}`` is the exponential; ``\\underbrace{32}_{\\text{layers}}``
 
 import functools
 import re
-from dataclasses import replace
 
 from pylatexenc import latexwalker, macrospec
 
@@ -136,7 +135,7 @@ def _node(node):
     if node is None:
         return found
     end = node.pos + node.len
-    return [token if token.start >= 0 else replace(token, start=node.pos, end=end) for token in found]
+    return [token if token.start >= 0 else token.at(node.pos, end) for token in found]
 
 
 def _tokens_of(node):
@@ -294,7 +293,7 @@ def _named(found):
         elif last.kind == t.NAME and last.text == "e" and token.text.startswith("^"):
             out[-1] = Token(t.EXPONENTIAL, parts=token.parts, start=last.start, end=token.end)
         elif last.kind == t.NAME:
-            out[-1] = replace(_scripted(last, token), start=last.start, end=token.end)
+            out[-1] = _scripted(last, token).at(last.start, token.end)
         else:
             out.append(token)
     return out
