@@ -49,7 +49,6 @@ PACKAGES = (
     "mkdocs-macros-plugin",
     "nbformat",
     "numpy",
-    "pylatexenc",
     "pymdown-extensions",
     "pyyaml",
 )

@@ -7,8 +7,9 @@ them (sums, products, quotients, powers and roots, functions such as tanh, weigh
 vectors and matrices) and redoes it from the numbers as written.
 
 - ``tokens.py``: the token, and what each kind means;
-- ``latex.py``: a formula's TeX as tokens (pylatexenc's parser, with the macros the book's
-  math uses declared);
+- ``tex.py``: a formula's TeX read into nodes (groups, macros with their arguments,
+  environments), the small part of LaTeX the book writes;
+- ``latex.py``: a formula's TeX as tokens, from its nodes;
 - ``plain.py``: a worked solution's plain text as tokens (``0.002·2 + 0.668·2 ≈ 1.671``);
 - ``grammar.py``: one side of an equation read into a value, or the reason it cannot be;
 - ``chains.py``: a formula's statements and their chains of ``=``/``≈``: each calculation

@@ -1,11 +1,11 @@
-"""A formula's TeX as tokens, read with pylatexenc's parser (``LatexWalker``).
+"""A formula's TeX as tokens, read from its nodes (``tex.py``).
 
-pylatexenc parses; which macros take arguments is declared here, for the macros the book's
-math uses (``\\frac``, ``\\tfrac``, ``\\dfrac``, ``\\sqrt``, ``\\operatorname``, ``\\text``,
-``\\left`` and ``\\right`` with their delimiter, ``^`` and ``_`` with their argument), so
-``\\tfrac{1}{2}`` arrives as a fraction of two groups and ``W_Q^{(1)}`` as one name. Every macro the reader
-meets is one of the families below or an UNKNOWN token: nothing is dropped unread. A formula
-pylatexenc cannot parse is an UnreadableError.
+``tex.py`` parses, with the arguments the book's math gives its macros (``\\frac``,
+``\\tfrac``, ``\\dfrac``, ``\\sqrt``, ``\\operatorname``, ``\\text``, ``\\left`` and
+``\\right`` with their delimiter, ``^`` and ``_`` with their argument), so ``\\tfrac{1}{2}``
+arrives as a fraction of two groups and ``W_Q^{(1)}`` as one name. Every macro the reader meets
+is one of the families below or an UNKNOWN token: nothing is dropped unread. A formula that
+does not parse is an UnreadableError.
 
 A name keeps its sub- and superscripts as its identity (``W_{Q}^{(1)}``), ``^\\top`` as a
 transpose; ``e^{…}`` is the exponential; ``\\underbrace{32}_{\\text{layers}}`` is its 32.
@@ -14,8 +14,7 @@ transpose; ``e^{…}`` is the exponential; ``\\underbrace{32}_{\\text{layers}}``
 import functools
 import re
 
-from pylatexenc import latexwalker, macrospec
-
+from macros.redo import tex
 from macros.redo import tokens as t
 from macros.redo.tokens import Token
 
@@ -69,52 +68,28 @@ CHARS = re.compile(
 )
 
 
-@functools.cache
-def context():
-    """The macros the book's math uses that take arguments, and ``^``, ``_`` and ``&``; any other
-    macro takes none (and is read as a symbol, a space or an unknown token below). Only these,
-    not pylatexenc's default text-mode macros: reading is a fifth faster, and ``\\\\`` cannot
-    swallow a row that starts with ``[`` as its optional argument."""
-    db = macrospec.LatexContextDb()
-    one = macrospec.MacroStandardArgsParser("{")
-    db.add_context_category(
-        "shown-arithmetic",
-        macros=[
-            *(macrospec.MacroSpec(name, "{{") for name in FRACTIONS),
-            *(macrospec.MacroSpec(name, "{") for name in (*NAMED, *ACCENTS, *BRACES, *SIZES, "left", "right")),
-            macrospec.MacroSpec("hspace", "{"),
-            macrospec.MacroSpec("sqrt", "[{"),
-        ],
-        specials=[*(macrospec.SpecialsSpec(mark, args_parser=one) for mark in ("^", "_")), macrospec.SpecialsSpec("&")],
-    )
-    db.set_unknown_macro_spec(macrospec.MacroSpec(""))
-    db.set_unknown_environment_spec(macrospec.EnvironmentSpec(""))
-    return db
-
-
 @functools.lru_cache(maxsize=4096)
-def tokens(tex):
-    """The formula's tokens (a tuple), or UnreadableError when pylatexenc cannot parse it.
-    Kept per formula: a book repeats its formulas, and parsing is most of the reading's cost."""
+def tokens(formula):
+    """The formula's tokens (a tuple), or UnreadableError when its TeX does not parse.
+    Kept per formula: a book repeats its formulas."""
     try:
-        walker = latexwalker.LatexWalker(tex, latex_context=context(), tolerant_parsing=False)
-        nodes, _, _ = walker.get_latex_nodes()
-    except latexwalker.LatexWalkerError as error:
-        raise UnreadableError(f"its TeX does not parse ({error.msg})") from None
+        nodes = tex.nodes(formula)
+    except tex.TexError as error:
+        raise UnreadableError(f"its TeX does not parse ({error})") from None
     return tuple(_named(_read(nodes)))
 
 
 def _verbatim(nodes):
     """The TeX of nodes, without spaces: the identity a name's script gives it."""
-    return "".join("".join(node.latex_verbatim().split()) for node in nodes if node is not None)
+    return "".join("".join(node.verbatim.split()) for node in nodes if node is not None)
 
 
 def _argument(node, i=0):
     """The nodes of a macro's argument ``i`` (a group's contents, or one node)."""
-    arg = node.nodeargd.argnlist[i] if node.nodeargd and len(node.nodeargd.argnlist) > i else None
+    arg = node.arguments[i] if len(node.arguments) > i else None
     if arg is None:
         return []
-    return list(arg.nodelist) if arg.isNodeType(latexwalker.LatexGroupNode) else [arg]
+    return list(arg.nodes) if arg.kind == tex.GROUP else [arg]
 
 
 def _read(nodes):
@@ -134,23 +109,22 @@ def _node(node):
     found = _tokens_of(node)
     if node is None:
         return found
-    end = node.pos + node.len
-    return [token if token.start >= 0 else token.at(node.pos, end) for token in found]
+    return [token if token.start >= 0 else token.at(node.start, node.end) for token in found]
 
 
 def _tokens_of(node):
-    if node is None or node.isNodeType(latexwalker.LatexCommentNode):
+    if node is None:
         return []
-    if node.isNodeType(latexwalker.LatexCharsNode):
-        return _chars(node.chars, node.pos)
-    if node.isNodeType(latexwalker.LatexGroupNode):
-        return [Token(t.GROUP, parts=(_group(node.nodelist),))]
-    if node.isNodeType(latexwalker.LatexSpecialsNode):
+    if node.kind == tex.CHARS:
+        return _chars(node.name, node.start)
+    if node.kind == tex.GROUP:
+        return [Token(t.GROUP, parts=(_group(node.nodes),))]
+    if node.kind == tex.SPECIAL:
         return _special(node)
-    if node.isNodeType(latexwalker.LatexEnvironmentNode):
+    if node.kind == tex.ENVIRONMENT:
         return _environment(node)
-    if node.isNodeType(latexwalker.LatexMathNode):
-        return _read(node.nodelist)
+    if node.kind == tex.MATH:
+        return _read(node.nodes)
     return _macro(node)
 
 
@@ -179,7 +153,7 @@ def _chars(text, offset):
 
 
 def _special(node):
-    mark = node.specials_chars
+    mark = node.name
     if mark in ("^", "_"):
         argument = _argument(node)
         return [Token(t.SCRIPT, mark + _verbatim(argument), (_group(argument),))]
@@ -189,7 +163,7 @@ def _special(node):
 
 
 def _macro(node):
-    name = node.macroname
+    name = node.name
     if name in RELATIONS:
         return [Token(t.RELATION, RELATIONS[name])]
     if name in OPERATORS:
@@ -201,7 +175,7 @@ def _macro(node):
     if name in FRACTIONS:
         return [Token(t.FRACTION, parts=(_group(_argument(node, 0)), _group(_argument(node, 1))))]
     if name == "sqrt":
-        if node.nodeargd.argnlist[0] is not None:  # \sqrt[3]{…}
+        if node.arguments[0] is not None:  # \sqrt[3]{…}
             return [Token(t.UNKNOWN, "\\sqrt[…]")]
         return [Token(t.ROOT, parts=(_group(_argument(node, 1)),))]
     if name in t.FUNCTIONS:
@@ -218,14 +192,14 @@ def _macro(node):
     if name == "text" and _words(node):
         return [Token(t.BREAK, "words")]
     if name in NAMED or name in ACCENTS or name in SYMBOLS:
-        return [Token(t.NAME, "".join(node.latex_verbatim().split()))]
+        return [Token(t.NAME, "".join(node.verbatim.split()))]
     return [Token(t.UNKNOWN, "\\" + name)]
 
 
 def _words(node):
     """``\\text{ bytes}``, ``\\text{the rows of }``: words between or after the math, not a
     name (``\\text{src}``)."""
-    inside = node.latex_verbatim()[len("\\text{") : -1]
+    inside = node.verbatim[len("\\text{") : -1]
     return inside != inside.strip() or " " in inside.strip()
 
 
@@ -235,8 +209,8 @@ def _delimiter(delimiter):
 
 
 def _environment(node):
-    name = node.environmentname
-    rows = _rows(node.nodelist)
+    name = node.name
+    rows = _rows(node.nodes)
     if name in MATRICES:
         return [Token(t.MATRIX, name, tuple(rows))]
     if name == "matrix" and all(len(row) == 1 for row in rows):
@@ -255,10 +229,10 @@ def _rows(nodes):
     """A matrix body as rows of cells, each cell its tokens; an empty last row is dropped."""
     rows, row, cell = [], [], []
     for node in nodes:
-        if node.isNodeType(latexwalker.LatexMacroNode) and node.macroname == "\\":
+        if node.kind == tex.MACRO and node.name == "\\":
             rows.append([*row, cell])
             row, cell = [], []
-        elif node.isNodeType(latexwalker.LatexSpecialsNode) and node.specials_chars == "&":
+        elif node.kind == tex.SPECIAL and node.name == "&":
             row.append(cell)
             cell = []
         else:
