@@ -37,18 +37,11 @@ def test_pages_rendered_ahead_are_the_pages_rendered_in_turn(copied):
         assert adopted is not None, f"{src_uri} was not rendered ahead"
         made = in_turn.render(src_uri, path)
         assert (adopted.markdown, adopted.files, adopted.sources) == (made.markdown, made.files, made.sources)
-    book.ahead.stop()
-
-
-def test_once_every_page_is_taken_a_worker_runs_what_the_build_hands_it(copied):
-    book = computed.book_over(copied)
-    ahead.render_ahead(book, pages(copied), 2)
-    for src_uri, _ in pages(copied):
-        book.kept(src_uri)
+    # every page taken, a worker runs what the build hands it, until the build's end
     rendering = book.ahead
-    assert rendering.later(os.getpid, ()).get(timeout=30) != os.getpid()  # run in a worker
+    assert rendering.later(os.getpid, ()).get(timeout=30) != os.getpid()
     rendering.stop()
-    assert book.ahead is None and rendering.later(os.getpid, ()) is None  # the build's end: none left
+    assert book.ahead is None and rendering.later(os.getpid, ()) is None
 
 
 def test_one_worker_renders_nothing_ahead(copied):
