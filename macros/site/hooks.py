@@ -8,8 +8,6 @@
   is done; else it is rendered when MkDocs reads it;
   its notebook and practice data, made with it, get their bytes in ``on_env``;
 - partial rebuilds under ``make serve`` (``macros.site.serving``);
-- the theme's templates compiled in another process as ``mkdocs build`` starts
-  (``macros.site.theme_ahead``);
 - math typeset at build time (``macros.site.math``), formulas written side by side first set
   as rows that wrap on a phone (``macros.render.math_rows``);
 - the search index with readable math (``macros.site.compat``), and the tables and figures
@@ -27,7 +25,7 @@ from mkdocs.plugins import event_priority, get_plugin_logger
 
 from macros.caching import age as cache_age
 from macros.render import katex, math_rows
-from macros.site import compat, lesson_files, math, plugin, searchable, serving, theme_ahead
+from macros.site import compat, lesson_files, math, plugin, searchable, serving
 from macros.sources import track
 
 log = get_plugin_logger("lessons")
@@ -51,8 +49,6 @@ def on_config(config):
         log.debug(str(error))
         return config
     config.nav = [*config.nav[:1], *chapters, *config.nav[1:]]
-    if serving.whole_build():
-        theme_ahead.start(config)  # first: a fork before the lessons' workers start their threads
     book = plugin.book_of(config)
     if book is not None:
         lesson_files.render_ahead(book)
@@ -82,7 +78,6 @@ def on_env(env, config, files):
     every page and before it writes any: they are made with the lesson's page, which
     ``plugin.before_page`` rendered when MkDocs read it (or ``on_files`` rendered ahead, in
     ``mkdocs build``). A lesson whose page is not in the nav is rendered here."""
-    theme_ahead.install(env, config)
     book = plugin.book_of(config)
     if book is not None:
         lesson_files.render_lessons(files, book, _stop_or_say)
@@ -127,7 +122,6 @@ def on_shutdown():
 
 def on_build_error(error):
     plugin.stop_rendering_ahead()
-    theme_ahead.stop()
     math.close_all(save=False)
 
 
