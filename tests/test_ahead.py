@@ -24,6 +24,22 @@ def copied(tmp_path):
     return tmp_path
 
 
+@pytest.fixture(autouse=True)
+def workers_ended(monkeypatch):
+    """Whatever workers a test starts are ended after it, whether it passes or fails."""
+    started, start = [], ahead.Rendering.__init__
+
+    def recorded(self, *args):
+        started.append(self)
+        start(self, *args)
+
+    monkeypatch.setattr(ahead.Rendering, "__init__", recorded)
+    yield
+    for rendering in started:
+        rendering.pool.terminate()
+        rendering.pool.join()
+
+
 def pages(root):
     return [(folders.src_uri(slug), root / folders.src_uri(slug)) for slug in SLUGS]
 
@@ -60,7 +76,6 @@ def test_a_page_that_fails_ahead_is_reported_by_the_books_own_render(copied):
     with pytest.raises(PageError, match=rf"^{broken}:\d+: head has no value 'weigths'; did you mean 'weights'\?$"):
         book.render(broken, copied / broken)
     assert book.kept(folders.src_uri(SLUGS[2])) is not None
-    book.ahead.stop()
 
 
 def test_a_build_that_stops_ends_the_workers(copied):

@@ -1,11 +1,12 @@
-"""The search index's plain math: the formulas search will hold (those outside what is marked
-``data-search-exclude``) are noted while pages are built (``compat.note_formulas``), handed to
-another process once every page is built (``compat.learn_elsewhere``; in ``mkdocs build``, a
-worker done with the lessons), and taken from it when the index is rewritten."""
+"""The search index's plain math (``macros.site.plain_math``): the formulas search will hold
+(those outside what is marked ``data-search-exclude``, ``compat.searched``) are noted as pages
+are built, handed to a worker once every page is built (in ``mkdocs build``, one done with the
+lessons), and taken from it when the index is rewritten; without a worker, they are worked
+out as they are noted."""
 
 import pytest
 
-from macros.site import compat
+from macros.site import compat, plain_math
 
 PAGE = (
     r'<p>Scores <span class="arithmatex">\(q \cdot k &lt; 2\)</span></p>'
@@ -15,6 +16,7 @@ PAGE = (
 )
 # the index as the search plugin writes it: the TeX unescaped, then escaped again
 INDEXED = r"Scores \(q \cdot k &lt; 2\) and \[\sqrt{d_k}\]"
+PLAIN = "Scores q ·k &lt; 2 and √(d_k)"  # pylatexenc's plain text
 
 
 class Result:
@@ -30,10 +32,10 @@ class Result:
 
 
 @pytest.fixture(autouse=True)
-def fresh():
-    compat._known.clear(), compat._noted.clear(), compat._coming.clear()
-    yield
-    compat._known.clear(), compat._noted.clear(), compat._coming.clear()
+def fresh(monkeypatch):
+    monkeypatch.setattr(plain_math, "_known", {})
+    monkeypatch.setattr(plain_math, "_noted", set())
+    monkeypatch.setattr(plain_math, "_coming", [])
 
 
 def test_what_search_skips_is_left_out_to_its_own_closing_tag():
@@ -42,24 +44,27 @@ def test_what_search_skips_is_left_out_to_its_own_closing_tag():
     assert r"\(q \cdot k &lt; 2\)" in kept and r"\[\sqrt{d_k}\]" in kept
 
 
-def test_the_formulas_noted_go_to_another_process_and_its_plain_texts_are_the_ones_indexed():
-    compat.note_formulas(PAGE)
+def test_the_formulas_noted_go_to_a_worker_and_its_plain_texts_are_the_ones_indexed():
+    plain_math.note(compat.searched(PAGE), now=False)
     handed = []
-    compat.learn_elsewhere(lambda function, args: handed.append((function, args)) or Result(["A", "B"]))
+    plain_math.hand_over(lambda function, args: handed.append((function, args)) or Result(["A", "B"]))
     [(function, (formulas,))] = handed
-    assert function is compat.plain_texts and formulas == [r"\sqrt{d_k}", r"q \cdot k &lt; 2"]  # sorted
-    compat._learned()
-    assert compat.with_plain_math(INDEXED) == "Scores B and A"  # taken, not worked out again
+    assert function is plain_math.plain_texts and formulas == [r"\sqrt{d_k}", r"q \cdot k &lt; 2"]  # sorted
+    plain_math.learned()
+    assert plain_math.with_plain_math(INDEXED) == "Scores B and A"  # taken, not worked out again
 
 
-def test_formulas_a_failed_process_leaves_are_worked_out_here():
-    compat.note_formulas(PAGE)
-    compat.learn_elsewhere(lambda function, args: Result(error=OSError("the worker is gone")))
-    compat._learned()
-    assert compat.with_plain_math(INDEXED) == "Scores q ·k &lt; 2 and √(d_k)"  # pylatexenc's plain text
+def test_formulas_a_failed_worker_leaves_are_worked_out_here():
+    plain_math.note(compat.searched(PAGE), now=False)
+    plain_math.hand_over(lambda function, args: Result(error=OSError("the worker is gone")))
+    plain_math.learned()
+    assert plain_math.with_plain_math(INDEXED) == PLAIN
 
 
-def test_without_another_process_every_formula_is_worked_out_here():
-    compat.note_formulas(PAGE)
-    compat.learn_elsewhere(lambda function, args: None)
-    assert compat.with_plain_math(INDEXED) == "Scores q ·k &lt; 2 and √(d_k)"  # pylatexenc's plain text
+def test_without_a_worker_every_formula_is_worked_out_as_it_is_noted():
+    plain_math.note(compat.searched(PAGE), now=True)
+    assert sorted(plain_math._known) == [r"\sqrt{d_k}", r"q \cdot k &lt; 2"] and not plain_math._noted
+    handed = []
+    plain_math.hand_over(lambda function, args: handed.append(args))
+    assert handed == []  # nothing left to hand over
+    assert plain_math.with_plain_math(INDEXED) == PLAIN

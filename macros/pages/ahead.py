@@ -78,6 +78,7 @@ class Rendering:
             self.pool = multiprocessing.get_context("fork").Pool(count)  # the workers are forked here
         finally:
             _book = None
+            gc.unfreeze()  # this process collects as before
         self.results = self.pool.imap_unordered(_render, todo)
 
     def wait_for(self, src_uri):

@@ -61,6 +61,12 @@ SIZES = ("big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr")  # a deli
 MATRICES = ("bmatrix", "pmatrix", "smallmatrix", "vmatrix")
 ALIGNED = ("aligned", "align", "align*", "gathered", "split")
 DELIMITERS = {"(": (t.OPEN, "("), "[": (t.OPEN, "["), ")": (t.CLOSE, ")"), "]": (t.CLOSE, "]")}
+# What each macro reads after its name (``tex.nodes``): the families above that take arguments.
+ARGUMENTS = {
+    **dict.fromkeys(FRACTIONS, "{{"),
+    **dict.fromkeys((*NAMED, *ACCENTS, *BRACES, *SIZES, "left", "right", "hspace"), "{"),
+    "sqrt": "[{",
+}
 CHARS = re.compile(
     r"(?P<space>\s+)|(?P<number>\d+(?:\.\d+)?)|(?P<letter>[A-Za-z]'*)|(?P<relation>[=<>≈])"
     r"|(?P<operator>[-+−*/·×⊙])|(?P<open>[(\[])|(?P<close>[)\]])|(?P<comma>,)|(?P<stop>[.;:])|(?P<other>.)",
@@ -73,7 +79,7 @@ def tokens(formula):
     """The formula's tokens (a tuple), or UnreadableError when its TeX does not parse.
     Kept per formula: a book repeats its formulas."""
     try:
-        nodes = tex.nodes(formula)
+        nodes = tex.nodes(formula, ARGUMENTS)
     except tex.TexError as error:
         raise UnreadableError(f"its TeX does not parse ({error})") from None
     return tuple(_named(_read(nodes)))

@@ -28,9 +28,10 @@ class Token:
     """One thing read, and where it is written in the formula's text (``start``, ``end``; -1
     before it is placed). Two tokens are equal when they read the same, wherever written.
 
-    A small class with slots rather than a frozen dataclass: a book's worked solutions and
-    formulas make a hundred thousand tokens a build, and a frozen dataclass takes four times
-    as long to make one. Nothing changes a token once made: ``at`` gives a placed copy."""
+    A small class with slots rather than a frozen dataclass, which takes four times as long to
+    make one: a build makes a token for every number and sign of every page's formulas and of
+    every practice set's worked solutions. By convention nothing changes a token once made:
+    ``at`` gives a placed copy."""
 
     __slots__ = ("kind", "text", "parts", "transposed", "start", "end")
 
@@ -50,7 +51,9 @@ class Token:
         return self.kind, self.text, self.parts, self.transposed
 
     def __eq__(self, other):
-        return isinstance(other, Token) and self._read() == other._read()
+        if not isinstance(other, Token):
+            return NotImplemented
+        return self._read() == other._read()
 
     def __hash__(self):
         return hash(self._read())

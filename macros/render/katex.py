@@ -6,7 +6,8 @@ malformed formula fails the build instead of showing red text to a reader.
 Speed, without changing a byte of output:
 
 - One Node.js process serves a whole build (and a whole ``make serve`` session), started
-  only when a formula is not in the cache, so the cost per page is a pipe round trip.
+  when a formula is not in the cache (at once, in a build with nothing cached), so the cost
+  per page is a pipe round trip.
 - The same formula gives the same HTML every time, so results are kept in
   ``.cache/katex/<key>.json``, keyed by the bytes of the vendored KaTeX and of the Node
   script that calls it (its options), and inside the file by display mode and TeX.

@@ -3,10 +3,10 @@
 // one JSON reply per line on stdout, {"html": [...]} or {"error": "...", "index": i}.
 "use strict";
 // A build's formulas are many small calls, each typeset once: V8's optimizing compilers cost
-// this process about a quarter more CPU time, on the cores the lessons are rendered on, than
-// they save it (the output is the same). A flag a Node.js release does not know is ignored,
-// with a line on stderr.
-require("v8").setFlagsFromString("--no-turbofan --no-maglev");
+// this process more CPU time, on the cores the lessons are rendered on, than they save it (the
+// output is the same). A Node.js before 20 knows the first by its older name.
+const major = Number(process.versions.node.split(".")[0]);
+require("v8").setFlagsFromString(major >= 20 ? "--no-turbofan --no-maglev" : "--no-opt");
 const katex = require(process.argv[2]);
 const readline = require("readline");
 

@@ -9,6 +9,8 @@ and nothing imports it: ``macros/__init__.py`` hands mkdocs-macros' entry points
 - ``lesson_files.py``: lessons published as pages, with their notebooks and practice data,
   and the page scripts;
 - ``math.py``: formulas typeset at build time; ``searchable.py``: what search leaves out;
+  ``plain_math.py``: the search index's formulas as plain text, worked out by a lesson worker
+  when there is one;
 - ``serve.py`` and ``serving.py``: ``make serve`` and its partial rebuilds;
 - ``compat.py``: the one module that relies on what MkDocs and Material do without
   documenting it, each item tested.

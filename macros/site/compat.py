@@ -24,8 +24,7 @@ behaviour changes:
 The search plugin indexes each page's HTML before the math is typeset, so a formula is
 still its TeX source between arithmatex's delimiters (``\\(…\\)``, ``\\[…\\]``).
 ``readable_index`` rewrites the written index with each formula in plain text
-(pylatexenc's ``LatexNodes2Text``): ``a \\approx [0.6090, 0.0730]`` becomes
-``a ≈[0.6090, 0.0730]``, a matrix ``[ 1 0; 0 1 ]``.
+(``macros.site.plain_math``, which works them out as the pages are built).
 
 A dirty rebuild (``macros.site.serving``) indexes only the pages it builds; the other pages
 keep their entries from the index it replaces, and every page stays in the site's order, so
@@ -33,81 +32,12 @@ the index is the one a full build writes.
 """
 
 import contextlib
-import html
 import json
 import os
 import re
 from pathlib import Path
 
-from pylatexenc.latex2text import LatexNodes2Text
-
-TEX = re.compile(r"\\\((?P<inline>.*?)\\\)|\\\[(?P<display>.*?)\\\]", re.S)
-_plain = LatexNodes2Text(math_mode="text")
-
-
-_known = {}  # a formula's TeX, as the index holds it -> its plain text (a book repeats its formulas)
-_noted = set()  # formulas of the pages built so far, whose plain text is not known yet
-_coming = []  # (formulas, the result another process will give: their plain texts, in order)
-WORKER_SECONDS = 60  # the longest wait for another process's plain texts before working them out here
-
-
-def readable(tex):
-    """A formula's TeX (as the index holds it, HTML-escaped) as plain text, escaped again;
-    pylatexenc is most of the time an index takes, so each formula is worked out once."""
-    if tex not in _known:
-        text = _plain.latex_to_text(html.unescape(tex))
-        _known[tex] = html.escape(" ".join(text.split()), quote=False)
-    return _known[tex]
-
-
-def plain_texts(formulas):
-    """The plain text of each formula (what another process runs for ``learn_elsewhere``)."""
-    return [readable(tex) for tex in formulas]
-
-
-def with_plain_math(text):
-    """Formulas as plain text; a matrix of numbers is left out (its snippet would be digits)."""
-
-    def plain(match):
-        tex = match["inline"] if match["inline"] is not None else match["display"]
-        return "" if r"\begin{bmatrix}" in tex else readable(tex)
-
-    return TEX.sub(plain, text)
-
-
-def note_formulas(page_html):
-    """Note the formulas a page's search entries will hold, as the page is built. The search
-    plugin skips what is marked ``data-search-exclude`` and indexes a formula's TeX unescaped
-    and escaped again (``quote=False``): the same is done here."""
-    for match in TEX.finditer(searched(page_html)):
-        tex = match["inline"] if match["inline"] is not None else match["display"]
-        if r"\begin{bmatrix}" not in tex:
-            _noted.add(html.escape(html.unescape(tex), quote=False))
-
-
-def learn_elsewhere(run_later):
-    """Hand the formulas noted so far to another process: ``run_later(function, args)`` runs
-    ``function(*args)`` there and gives its result (``get``), or None. In ``mkdocs build``, a
-    worker done with the lessons (``macros.pages.ahead``) works them out while this process
-    writes the site, on a core that would wait; ``readable_index`` takes them at the end. What
-    no other process works out, ``readable_index`` works out itself."""
-    formulas = sorted(_noted.difference(_known))
-    _noted.clear()
-    result = run_later(plain_texts, (formulas,)) if formulas else None
-    if result is not None:
-        _coming.append((formulas, result))
-
-
-def _learned():
-    """The plain texts other processes worked out, known here; a process that fails or takes
-    too long is left: its formulas are worked out here, as they are met."""
-    while _coming:
-        formulas, result = _coming.pop()
-        try:
-            _known.update(zip(formulas, result.get(timeout=WORKER_SECONDS), strict=True))
-        except Exception:  # noqa: BLE001 (each formula is worked out here instead)
-            continue
-
+from macros.site import plain_math
 
 EXCLUDED = re.compile(r"<(?P<tag>[a-z][a-z0-9]*)\b[^>]*\bdata-search-exclude\b")
 
@@ -154,8 +84,7 @@ def readable_index(site_dir, earlier=None, pages=()):
     """Rewrite the index with plain math. After a partial rebuild, ``earlier`` is the index
     it replaced and ``pages`` is [(page address, rebuilt or not)] in site order: a rebuilt
     page gets this build's entries, the others keep their earlier ones."""
-    _learned()
-    _noted.clear()
+    plain_math.learned()
     data = read(site_dir)
     if data is None:
         return
@@ -164,7 +93,7 @@ def readable_index(site_dir, earlier=None, pages=()):
         rebuilt = {url for url, was_rebuilt in pages if was_rebuilt}
         fresh = [doc for doc in fresh if page_of(doc["location"]) in rebuilt]
     for doc in fresh:
-        doc["title"], doc["text"] = with_plain_math(doc["title"]), with_plain_math(doc["text"])
+        doc["title"], doc["text"] = plain_math.with_plain_math(doc["title"]), plain_math.with_plain_math(doc["text"])
     if earlier is not None:
         data["docs"] = merged(fresh, earlier["docs"], pages)
     index_file(site_dir).write_text(json.dumps(data, separators=(",", ":"), default=str), encoding="utf-8")

@@ -10,8 +10,9 @@
 - partial rebuilds under ``make serve`` (``macros.site.serving``);
 - math typeset at build time (``macros.site.math``), formulas written side by side first set
   as rows that wrap on a phone (``macros.render.math_rows``);
-- the search index with readable math (``macros.site.compat``), and the tables and figures
-  of numbers left out of it (``macros.site.searchable``).
+- the search index with readable math (``macros.site.compat``, ``macros.site.plain_math``:
+  in ``mkdocs build`` a worker done with the lessons works it out while the site is
+  written), and the tables and figures of numbers left out of it (``macros.site.searchable``).
 
 The book itself is made by the macros plugin (``macros.site.plugin``); MkDocs runs this file
 from the project folder (``python -m mkdocs``), where ``macros`` is importable.
@@ -25,7 +26,7 @@ from mkdocs.plugins import event_priority, get_plugin_logger
 
 from macros.caching import age as cache_age
 from macros.render import katex, math_rows
-from macros.site import compat, lesson_files, math, plugin, searchable, serving
+from macros.site import compat, lesson_files, math, plain_math, plugin, searchable, serving
 from macros.sources import track
 
 log = get_plugin_logger("lessons")
@@ -42,7 +43,8 @@ def on_startup(command, dirty):
 
 def on_config(config):
     """The track's chapters in the nav, after its first entry (Home); in ``mkdocs build``, the
-    lesson pages start rendering in other processes now, while MkDocs gathers the site's files."""
+    lesson pages start rendering in other processes now, while MkDocs gathers the site's files,
+    and a build with no formula cached starts KaTeX's Node process now too."""
     try:
         chapters = track.nav(root_of(config) / "lessons")
     except Exception as error:  # a SourceError: the macros plugin reports it with the build's strictness
@@ -77,12 +79,13 @@ def on_env(env, config, files):
     """Each lesson's notebook and practice data get their bytes here, after MkDocs has read
     every page and before it writes any: they are made with the lesson's page, which
     ``plugin.before_page`` rendered when MkDocs read it (or ``on_files`` rendered ahead, in
-    ``mkdocs build``). A lesson whose page is not in the nav is rendered here."""
+    ``mkdocs build``). A lesson whose page is not in the nav is rendered here. With every page
+    read, the workers are done with the lessons: one is handed the search index's formulas."""
     book = plugin.book_of(config)
     if book is not None:
         lesson_files.render_lessons(files, book, _stop_or_say)
         if book.ahead is not None:  # done with the lessons: a worker works out the search's plain math
-            compat.learn_elsewhere(book.ahead.later)
+            plain_math.hand_over(book.ahead.later)
     return env
 
 
@@ -92,7 +95,8 @@ def on_page_content(html, page, config, files):
         html = searchable.numbers_left_out(html)
     html = math_rows.side_by_side(html)  # before KaTeX: each piece of a row is a formula of its own
     math.submit(root_of(config), html)
-    compat.note_formulas(html)  # the search index's plain math, worked out before the index is written
+    book = plugin.book_of(config)
+    plain_math.note(compat.searched(html), now=book is None or book.ahead is None)  # the search's plain math
     return html
 
 
@@ -109,14 +113,21 @@ def on_post_page(output, page, config):
 @event_priority(-50)  # after the search plugin has written its index
 def on_post_build(config):
     compat.readable_index(config.site_dir, *serving.carried_index())
-    plugin.stop_rendering_ahead()  # the workers' last task (the plain math) is done
+    plugin.stop_rendering_ahead()  # the workers' last task, the plain math, is done
     math.close(root_of(config), save=True)
     cache_age.prune_when_due(root_of(config))  # a build that succeeded: what no build used for a month goes
 
 
+def on_serve(server, config, builder):
+    """The first build of ``mkdocs serve --clean`` is announced as a build; the rebuilds that
+    follow run beside the server's threads, where nothing may fork."""
+    serving.serving()
+    return server
+
+
 def on_shutdown():
-    """The objects of the book are left out of the collection the interpreter makes on its way
-    out (about 50 ms at 31 lessons): the process is ending, and frees them anyway."""
+    """The book's objects are left out of the collection the interpreter makes on its way out:
+    the process is ending, and frees them anyway."""
     gc.freeze()
 
 

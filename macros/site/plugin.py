@@ -37,7 +37,7 @@ def book_of(config):
 
 
 def stop_rendering_ahead():
-    """A build that stopped leaves no worker rendering pages for it (``macros.pages.ahead``)."""
+    """The workers ended (``macros.pages.ahead``): at the build's end, or when it stopped."""
     for book in _books.values():
         if book.ahead is not None:
             book.ahead.stop()

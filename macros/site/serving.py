@@ -48,6 +48,12 @@ def whole_build():
     return _state["command"] == "build"
 
 
+def serving():
+    """The server runs (``on_serve``): every build from now on is a rebuild beside its threads,
+    even under ``mkdocs serve --clean``, which announces itself as a build."""
+    _state["command"] = "serve"
+
+
 def mark_stale(files, book):
     """Remove the output of every page that would not come out as it is served now."""
     if not partial() or book is None:
