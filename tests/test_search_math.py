@@ -1,8 +1,8 @@
 """The search index's plain math (``macros.site.plain_math``): the formulas search will hold
 (those outside what is marked ``data-search-exclude``, ``compat.searched``) are noted as pages
 are built, handed to a worker once every page is built (in ``mkdocs build``, one done with the
-lessons), and taken from it when the index is rewritten; without a worker, they are worked
-out as they are noted."""
+lessons), and taken from it when the index is rewritten; what no worker works out is worked
+out when the index asks for it."""
 
 import pytest
 
@@ -45,7 +45,7 @@ def test_what_search_skips_is_left_out_to_its_own_closing_tag():
 
 
 def test_the_formulas_noted_go_to_a_worker_and_its_plain_texts_are_the_ones_indexed():
-    plain_math.note(compat.searched(PAGE), now=False)
+    plain_math.note(compat.searched(PAGE))
     handed = []
     plain_math.hand_over(lambda function, args: handed.append((function, args)) or Result(["A", "B"]))
     [(function, (formulas,))] = handed
@@ -55,16 +55,15 @@ def test_the_formulas_noted_go_to_a_worker_and_its_plain_texts_are_the_ones_inde
 
 
 def test_formulas_a_failed_worker_leaves_are_worked_out_here():
-    plain_math.note(compat.searched(PAGE), now=False)
+    plain_math.note(compat.searched(PAGE))
     plain_math.hand_over(lambda function, args: Result(error=OSError("the worker is gone")))
     plain_math.learned()
     assert plain_math.with_plain_math(INDEXED) == PLAIN
 
 
-def test_without_a_worker_every_formula_is_worked_out_as_it_is_noted():
-    plain_math.note(compat.searched(PAGE), now=True)
-    assert sorted(plain_math._known) == [r"\sqrt{d_k}", r"q \cdot k &lt; 2"] and not plain_math._noted
-    handed = []
-    plain_math.hand_over(lambda function, args: handed.append(args))
-    assert handed == []  # nothing left to hand over
+def test_without_a_worker_a_formula_is_worked_out_when_the_index_asks_for_it():
+    plain_math.note(compat.searched(PAGE))
+    plain_math.hand_over(lambda function, args: None)
+    plain_math.learned()
+    assert plain_math._known == {}  # nothing worked out yet: the index may not hold them all
     assert plain_math.with_plain_math(INDEXED) == PLAIN

@@ -95,8 +95,7 @@ def on_page_content(html, page, config, files):
         html = searchable.numbers_left_out(html)
     html = math_rows.side_by_side(html)  # before KaTeX: each piece of a row is a formula of its own
     math.submit(root_of(config), html)
-    book = plugin.book_of(config)
-    plain_math.note(compat.searched(html), now=book is None or book.ahead is None)  # the search's plain math
+    plain_math.note(compat.searched(html))  # the search index's formulas, for a worker to work out
     return html
 
 

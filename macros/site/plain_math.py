@@ -7,12 +7,13 @@ searches it as text: ``a \\approx [0.6090, 0.0730]`` becomes ``a ≈[0.6090, 0.0
 pylatexenc is most of the time that rewriting takes, and a book repeats its formulas, so
 each is worked out once (``readable``).
 
-As each page is built its formulas are noted (``note``). Without workers they are worked out
-there and then. With them (``macros.pages.ahead``), they wait until every page is built
-(``hand_over``, at ``on_env``): the workers are done with the lessons then, and one works the
-formulas out while this process writes the site, on a core that would otherwise wait; the
-index's rewriting takes them at the end (``learned``). A formula no worker gives back in
-time is worked out here, as before.
+As each page is built its formulas are noted (``note``). With workers (``macros.pages.ahead``,
+in ``mkdocs build``), they are handed over once every page is built (``hand_over``, at
+``on_env``): the workers are done with the lessons then, and one works the formulas out while
+this process writes the site, on a core that would otherwise wait; the index's rewriting
+takes them at the end (``learned``). Whatever no worker works out (every formula, without
+workers) is worked out when the index asks for it, so only formulas the index holds: the
+search plugin leaves out a few that a page's HTML shows, and holds a few others its own way.
 """
 
 import html
@@ -42,18 +43,14 @@ def formula_of(match):
     return match["inline"] if match["inline"] is not None else match["display"]
 
 
-def note(searched_html, now):
-    """The formulas of a page's HTML as search will hold them (``searched_html``: without what
-    search skips), their TeX unescaped and escaped again (``quote=False``) as the search plugin
-    writes it; worked out ``now`` (no worker to hand them to), or noted for ``hand_over``."""
+def note(searched_html):
+    """Note the formulas of a page's HTML as search will hold them (``searched_html``: without
+    what search skips), their TeX unescaped and escaped again (``quote=False``), as the search
+    plugin writes it."""
     for match in TEX.finditer(searched_html):
         tex = formula_of(match)
         if MATRIX not in tex:
-            tex = html.escape(html.unescape(tex), quote=False)
-            if now:
-                readable(tex)
-            else:
-                _noted.add(tex)
+            _noted.add(html.escape(html.unescape(tex), quote=False))
 
 
 def plain_texts(formulas):
