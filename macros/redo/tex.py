@@ -37,12 +37,16 @@ class Node:
     ``nodes`` (what a group, an environment or a math node holds); ``arguments`` (a macro's or
     a special's, each a node or None for an optional one not given)."""
 
-    __slots__ = ("kind", "name", "start", "end", "verbatim", "nodes", "arguments")
+    __slots__ = ("kind", "name", "start", "end", "source", "nodes", "arguments")
 
     def __init__(self, kind, name, start, end, source, nodes=(), arguments=()):
-        self.kind, self.name, self.start, self.end = kind, name, start, end
-        self.verbatim = source[start:end]
+        self.kind, self.name, self.start, self.end, self.source = kind, name, start, end, source
         self.nodes, self.arguments = nodes, arguments
+
+    @property
+    def verbatim(self):
+        """Its text as written in the formula."""
+        return self.source[self.start : self.end]
 
 
 def nodes(source, arguments):
@@ -108,11 +112,7 @@ class _Reader:
         """The macro written at ``i`` with its arguments, and where it ends; (None, after it)
         for the closing one that ``closing`` waits for."""
         source = self.source
-        letters = LETTERS.match(source, i + 1)
-        if letters is None and i + 1 >= len(source):
-            raise TexError(f"a backslash ends the formula, at character {i + 1}")
-        name = letters.group() if letters else source[i + 1]
-        end = letters.end() if letters else i + 2
+        name, end, in_letters = self.name_at(i, f"a backslash ends the formula, at character {i + 1}")
         if name in (")", "]"):
             if closing != "\\" + name:
                 raise TexError(f"\\{name} closes no math open, at character {i + 1}")
@@ -122,13 +122,24 @@ class _Reader:
             return Node(MATH, "\\" + name, i, after, source, inside), after
         if name in ("begin", "end"):
             return self.environment(i, end, name, closing)
-        if letters:
+        if in_letters:
             end = self.space_after(end)
         arguments = []
         for kind in self.arguments.get(name, ""):
             argument, end = self.optional(end) if kind == "[" else self.argument(end, f"\\{name}")
             arguments.append(argument)
         return Node(MACRO, name, i, end, source, arguments=tuple(arguments)), end
+
+    def name_at(self, i, at_the_end):
+        """The name of the macro whose backslash is at ``i`` (its letters, or the one character
+        after it), where the name ends, and whether it is in letters; a TexError saying
+        ``at_the_end`` when the backslash ends the formula."""
+        letters = LETTERS.match(self.source, i + 1)
+        if letters:
+            return letters.group(), letters.end(), True
+        if i + 1 >= len(self.source):
+            raise TexError(at_the_end)
+        return self.source[i + 1], i + 2, False
 
     def space_after(self, i):
         """Where the space after a macro's name in letters (or a comment) ends: spaces, and one
@@ -160,14 +171,10 @@ class _Reader:
         if c == "{":
             inside, end = self.read(i + 1, "}")
             return Node(GROUP, "{", i, end, source, inside), end
-        if c == "\\":
-            if i + 1 >= len(source):
-                raise TexError(f"the formula ends before the argument of {of}")
-            letters = LETTERS.match(source, i + 1)
-            end = letters.end() if letters else i + 2
-            if letters:
-                end = self.space_after(end)
-            return Node(MACRO, letters.group() if letters else source[i + 1 : i + 2], i, end, source), end
+        if c == "\\":  # a macro, its name alone
+            name, end, in_letters = self.name_at(i, f"the formula ends before the argument of {of}")
+            end = self.space_after(end) if in_letters else end
+            return Node(MACRO, name, i, end, source), end
         if c in "}%":
             raise TexError(f"the argument of {of} is missing, at character {i + 1}")
         return Node(CHARS, c, i, i + 1, source), i + 1
@@ -179,7 +186,7 @@ class _Reader:
         if not source.startswith("[", start):
             return None, i
         inside, end = self.read(start + 1, "]")
-        return Node(GROUP, "[", start, end, self.source, inside), end
+        return Node(GROUP, "[", start, end, source, inside), end
 
 
 def _closing_words(closing):

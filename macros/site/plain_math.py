@@ -82,4 +82,9 @@ def learned():
 
 def with_plain_math(text):
     """Formulas as plain text; a matrix of numbers is left out."""
-    return TEX.sub(lambda match: "" if MATRIX in formula_of(match) else readable(formula_of(match)), text)
+
+    def plain(match):
+        tex = formula_of(match)
+        return "" if MATRIX in tex else readable(tex)
+
+    return TEX.sub(plain, text)
